@@ -1,0 +1,54 @@
+//! `dames`: the web site and the command-line tools of the Dames platform.
+//!
+//! With no subcommand it serves the site (`dames serve` with its defaults), so that
+//! `cargo run --release` at the workspace root is all it takes to play.
+
+use clap::{Parser, Subcommand};
+
+#[cfg(feature = "cc")]
+mod cc;
+#[cfg(feature = "draughts")]
+mod draughts;
+#[cfg(feature = "server")]
+mod serve;
+
+#[derive(Parser)]
+#[command(name = "dames", version, about = "Chinese checkers and international draughts")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the web site (the default).
+    #[cfg(feature = "server")]
+    Serve(serve::Args),
+    /// Chinese checkers tools: perft, legal moves.
+    #[cfg(feature = "cc")]
+    #[command(subcommand)]
+    Cc(cc::Command),
+    /// Draughts tools: perft, legal moves.
+    #[cfg(feature = "draughts")]
+    #[command(subcommand)]
+    Draughts(draughts::Command),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        #[cfg(feature = "server")]
+        None => serve::run(<serve::Args as Parser>::parse_from(["dames"])),
+        #[cfg(not(feature = "server"))]
+        None => {
+            eprintln!("built without the server: pick a subcommand (see --help)");
+            Ok(())
+        }
+        #[cfg(feature = "server")]
+        Some(Command::Serve(args)) => serve::run(args),
+        #[cfg(feature = "cc")]
+        Some(Command::Cc(cmd)) => cc::run(cmd),
+        #[cfg(feature = "draughts")]
+        Some(Command::Draughts(cmd)) => draughts::run(cmd),
+    }
+}

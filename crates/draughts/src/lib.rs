@@ -1,0 +1,2 @@
+//! Rules of international draughts (RULES.md part 2). Work in progress.
+#![forbid(unsafe_code)]

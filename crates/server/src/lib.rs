@@ -1,0 +1,2 @@
+//! The Dames game server (issue 4). Work in progress.
+#![forbid(unsafe_code)]
