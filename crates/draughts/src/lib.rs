@@ -1,2 +1,27 @@
-//! Rules of international draughts (RULES.md part 2). Work in progress.
+//! Rules of international draughts (10×10) and of its 8×8 Brazilian and 12×12 Canadian forms,
+//! as specified in RULES.md part 2: move generation, draw rules, FEN and PDN. Pure and
+//! deterministic, no I/O.
+//!
+//! ```
+//! use draughts::{perft, International, Position};
+//!
+//! let start = Position::<International>::initial();
+//! assert_eq!(start.legal_moves().len(), 9);
+//! assert_eq!(perft(&start, 3, true), 658);
+//! ```
 #![forbid(unsafe_code)]
+
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod zobrist;
+
+pub use board::{Board, Brazilian, Canadian, Color, International, Square, Variant};
+pub use fen::{parse_fen, to_fen, ParseFenError};
+pub use moves::{Move, MoveList};
+pub use perft::{divide, perft};
+pub use position::{InvalidPosition, Piece, Position, Role};
