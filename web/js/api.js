@@ -1,0 +1,316 @@
+// @ts-check
+/**
+ * Client side of docs/protocol.md: the HTTP API and the room WebSocket (with reconnection,
+ * `since`, queued actions resent with their `id`, and an HTTP fallback that never gets stuck).
+ */
+
+/**
+ * @typedef {[number, number, number]} Cube
+ * @typedef {'facile'|'normal'|'difficile'|'expert'} Level
+ * @typedef {{players?: number, variant?: string, [k: string]: any}} Rules
+ * @typedef {{rules: Rules, show_legal_moves: boolean, rotate_first: boolean, random_first: boolean, confirm_move: boolean, cpu_ms: number, [k: string]: any}} Settings
+ * @typedef {{seat: number, kind: 'human'|'cpu'|'empty', name: string|null, level: Level|null, online: boolean, ready: boolean, camps?: number[], color?: 'white'|'black'}} Seat
+ * @typedef {{from: any, to: any, path: any[], captures?: number[], notation?: string}} LegalMove
+ * @typedef {{seat: number, move: LegalMove, passes?: number[], finished?: number[]}} MoveRecord
+ * @typedef {{kind: 'win'|'places'|'draw'|'abandoned', reason?: string, places: (number|null)[]}} Outcome
+ * @typedef {{seat: number, at: Cube, king?: boolean}} CcPiece
+ * @typedef {{square: number, color: 'white'|'black', king?: boolean}} DraughtsPiece
+ * @typedef {{pieces: any[], inert?: Cube[], size?: number, fen?: string}} Board
+ * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, outcome: Outcome|null}} GameView
+ * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null}} RoomView
+ */
+
+export class ApiError extends Error {
+  /** @param {number} status @param {string} code @param {string} message */
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * The protocol names both the game kind and the game state `game`; the server may send the state
+ * under `game` (object) or another key. Normalise to `game` (kind) + `game_view` (state).
+ * @param {any} raw @returns {RoomView}
+ */
+export function normalizeRoom(raw) {
+  const room = { ...raw };
+  if (raw && typeof raw.game === 'object' && raw.game !== null) {
+    room.game_view = raw.game;
+    room.game = raw.kind || raw.game_kind || guessKind(raw);
+  } else {
+    room.game_view = raw.game_view ?? raw.state ?? raw.current ?? null;
+  }
+  if (room.game !== 'cc' && room.game !== 'draughts') room.game = guessKind(raw);
+  return /** @type {RoomView} */ (room);
+}
+
+/** @param {any} raw */
+function guessKind(raw) {
+  const k = raw.kind || raw.game_kind || raw.game_type;
+  if (k === 'cc' || k === 'draughts') return k;
+  if (raw.settings && raw.settings.rules && 'variant' in raw.settings.rules) return 'draughts';
+  return 'cc';
+}
+
+/**
+ * @param {string} method @param {string} path @param {any} [body]
+ * @returns {Promise<any>}
+ */
+export async function request(method, path, body) {
+  /** @type {RequestInit} */
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { 'content-type': 'application/json' };
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, 'network', String(e));
+  }
+  const text = await res.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const err = json && json.error ? json.error : { code: 'http_' + res.status, message: text.slice(0, 200) };
+    throw new ApiError(res.status, err.code, err.message);
+  }
+  return json;
+}
+
+/** @param {any} j */
+const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j);
+
+export const api = {
+  /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level}}} body */
+  createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
+  /** @param {string} code @returns {Promise<RoomView>} */
+  getRoom: async (code) => normalizeRoom(await request('GET', `/api/rooms/${code}`)),
+  /** @param {string} code @param {string} name @param {number} [seat] */
+  join: async (code, name, seat) =>
+    withRoom(await request('POST', `/api/rooms/${code}/join`, seat === undefined ? { name } : { name, seat })),
+  /** @param {string} code */
+  leave: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/leave`, {})),
+  /** @param {string} code @param {any} settings */
+  settings: async (code, settings) => normalizeRoom(await request('POST', `/api/rooms/${code}/settings`, settings)),
+  /** @param {string} code @param {number} seat @param {any} body */
+  seat: async (code, seat, body) => normalizeRoom(await request('POST', `/api/rooms/${code}/seats/${seat}`, body)),
+  /** @param {string} code */
+  start: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/start`, {})),
+  /** @param {string} code @param {string} id @param {any} move */
+  move: async (code, id, move) => withRoom(await request('POST', `/api/rooms/${code}/move`, { id, move })),
+  /** @param {string} code */
+  resign: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/resign`, {})),
+  /** @param {string} code @param {'offer'|'accept'|'decline'} action */
+  draw: async (code, action) => normalizeRoom(await request('POST', `/api/rooms/${code}/draw`, { action })),
+  /** @param {string} code @param {boolean} ready */
+  rematch: async (code, ready) => normalizeRoom(await request('POST', `/api/rooms/${code}/rematch`, { ready })),
+};
+
+/**
+ * @typedef {{type: string, id: string, [k: string]: any}} Action
+ * @typedef {'connecting'|'open'|'reconnecting'} SocketStatus
+ */
+
+/**
+ * One WebSocket per open room page. Keeps the last version seen, reconnects with exponential
+ * backoff (capped), refreshes the room over HTTP while the socket is down, and resends queued
+ * actions (moves…) with their ids until the server acknowledges them.
+ */
+export class RoomSocket {
+  /**
+   * @param {string} code
+   * @param {{onRoom: (room: RoomView) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (code: string, message: string, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
+   * @param {number} [since] last version seen
+   * @param {Action[]} [queue] actions still waiting for their ack
+   */
+  constructor(code, handlers, since = 0, queue = []) {
+    this.code = code;
+    this.h = handlers;
+    this.version = since;
+    /** @type {Action[]} */
+    this.queue = queue;
+    /** @type {WebSocket|null} */
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    /** @type {SocketStatus} */
+    this.status = 'connecting';
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    this.pinger = undefined;
+    this.onOnline = () => this.retryNow();
+    window.addEventListener('online', this.onOnline);
+    this.connect();
+  }
+
+  /** @param {number} v */
+  seen(v) {
+    if (v > this.version) this.version = v;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${proto}//${location.host}/ws/rooms/${this.code}?since=${this.version}`;
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    const openTimeout = setTimeout(() => {
+      if (ws.readyState !== WebSocket.OPEN) ws.close();
+    }, 6000);
+    ws.onopen = () => {
+      clearTimeout(openTimeout);
+      this.attempt = 0;
+      this.setStatus('open');
+      for (const a of this.queue) this.sendRaw(a);
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.sendRaw({ type: 'ping' }), 25000);
+    };
+    ws.onmessage = (e) => this.receive(e.data);
+    ws.onclose = () => {
+      clearTimeout(openTimeout);
+      clearInterval(this.pinger);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closed) this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  /** @param {any} data */
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(String(data));
+    } catch {
+      return;
+    }
+    switch (msg.type) {
+      case 'state':
+        if (typeof msg.version === 'number') this.seen(msg.version);
+        if (msg.room) {
+          const room = normalizeRoom(msg.room);
+          this.seen(room.version);
+          this.h.onRoom(room);
+        }
+        break;
+      case 'event':
+        if (typeof msg.version === 'number') this.seen(msg.version);
+        break;
+      case 'ack':
+        this.dequeue(msg.id);
+        if (this.h.onAck) this.h.onAck(msg.id, !!msg.applied);
+        break;
+      case 'error':
+        if (msg.id) this.dequeue(msg.id);
+        this.h.onError(msg.code, msg.message, msg.id ?? null);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** @param {string} id */
+  dequeue(id) {
+    this.queue = this.queue.filter((a) => a.id !== id);
+  }
+
+  /** @param {SocketStatus} s */
+  setStatus(s) {
+    this.status = s;
+    this.h.onStatus(s, this.attempt);
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    this.attempt++;
+    this.setStatus('reconnecting');
+    const delay = Math.min(500 * 2 ** (this.attempt - 1), 10000) * (0.8 + Math.random() * 0.4);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+    // While the socket is down, the state still comes over HTTP, and queued actions go there too.
+    this.refreshOverHttp();
+  }
+
+  async refreshOverHttp() {
+    try {
+      const room = await api.getRoom(this.code);
+      if (this.closed || this.status === 'open') return;
+      this.seen(room.version);
+      this.h.onRoom(room);
+      await this.flushOverHttp();
+    } catch {
+      /* server down too: the next attempt will tell */
+    }
+  }
+
+  async flushOverHttp() {
+    for (const a of [...this.queue]) {
+      if (this.status === 'open' || this.closed) return;
+      if (a.type !== 'move') continue;
+      try {
+        const res = await api.move(this.code, a.id, a.move);
+        this.dequeue(a.id);
+        if (res && res.room) this.h.onRoom(res.room);
+      } catch (e) {
+        if (e instanceof ApiError && e.status > 0) {
+          this.dequeue(a.id);
+          this.h.onError(e.code, e.message, a.id);
+        }
+        return;
+      }
+    }
+  }
+
+  retryNow() {
+    if (this.closed || this.status === 'open') return;
+    clearTimeout(this.timer);
+    this.attempt = 0;
+    if (this.ws) this.ws.close();
+    else this.connect();
+  }
+
+  /** Sends an action now if connected, and keeps it queued until acknowledged. @param {Omit<Action,'id'> & {id?: string}} action */
+  send(action) {
+    const a = /** @type {Action} */ ({ ...action, id: action.id || cryptoId() });
+    this.queue.push(a);
+    if (this.status === 'open') this.sendRaw(a);
+    else this.refreshOverHttp();
+    return a.id;
+  }
+
+  /** @param {any} msg */
+  sendRaw(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener('online', this.onOnline);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+}
+
+function cryptoId() {
+  const a = new Uint8Array(8);
+  crypto.getRandomValues(a);
+  return 'a-' + Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
+}

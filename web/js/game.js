@@ -1,0 +1,341 @@
+// @ts-check
+/**
+ * The game screen: board, whose turn, players (colour, mark, name, place), move list, resign,
+ * draw offers (draughts), confirm-move bar, result and « Rejouer ».
+ */
+import { Board } from './board.js';
+import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
+import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
+import { dialog, fill, h, toast } from './dom.js';
+import { place, t } from './i18n.js';
+import { colorOf, swatch } from './players.js';
+
+/**
+ * @typedef {import('./api.js').RoomView} RoomView
+ * @typedef {import('./api.js').Seat} Seat
+ * @typedef {{
+ *   move: (input: any) => void, resign: () => void,
+ *   draw: (a: 'offer'|'accept'|'decline') => void, rematch: (ready: boolean) => void,
+ * }} GameActions
+ */
+
+export class GameView {
+  /** @param {GameActions} act */
+  constructor(act) {
+    this.act = act;
+    /** @type {RoomView|null} */
+    this.room = null;
+    this.geoKey = '';
+    /** @type {Board|null} */
+    this.board = null;
+    this.boardBox = h('div', { class: 'board-box' });
+    this.status = h('div', { class: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
+    this.hint = h('div', { class: 'hint', hidden: true });
+    this.confirmBar = h('div', { class: 'confirm-bar', hidden: true },
+      h('button', { class: 'btn primary round', type: 'button', 'data-action': 'confirm', 'aria-label': t('confirm_move'), title: t('confirm_move'), onclick: () => this.board?.confirm() }, '✓'),
+      h('button', { class: 'btn round', type: 'button', 'data-action': 'cancel-move', 'aria-label': t('cancel_move'), title: t('cancel_move'), onclick: () => this.board?.cancelPending() }, '✕'));
+    this.players = h('ol', { class: 'players', 'data-testid': 'players' });
+    this.actions = h('div', { class: 'actions' });
+    this.result = h('div', { class: 'result', hidden: true, 'data-testid': 'result' });
+    this.moveList = h('ol', { class: 'move-list', 'data-testid': 'moves' });
+    this.el = h('div', { class: 'game' },
+      h('div', { class: 'game-main' }, this.status, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.hint),
+      h('aside', { class: 'game-side' },
+        this.result,
+        h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
+        h('details', { class: 'card tight moves-card', open: window.innerWidth > 800 },
+          h('summary', null, t('moves_title')), this.moveList)));
+    /** ids of moves this client sent and has not yet seen applied */
+    this.awaiting = false;
+  }
+
+  /** @param {RoomView} room @param {RoomView|null} prev */
+  update(room, prev) {
+    this.room = room;
+    const g = room.game_view;
+    if (!g) return;
+    this.ensureBoard(room);
+    const sameGame = prev && prev.game_no === room.game_no && prev.game_view;
+    const prevMoves = sameGame && prev.game_view ? prev.game_view.moves.length : g.moves.length;
+    const fresh = g.moves.slice(prevMoves);
+    for (const rec of fresh) this.announce(room, rec);
+    const last = g.moves[g.moves.length - 1];
+    /** @type {{path: string[], ghosts: import('./board.js').PieceSpec[]}|null} */
+    let animate = null;
+    if (fresh.length === 1 && last && !(this.awaiting && last.seat === room.you)) {
+      const bm = this.toBoardMove(room, last.move);
+      const ghosts = prev && prev.game_view && room.game === 'draughts'
+        ? this.pieces(prev).filter((p) => bm.captures.includes(p.id))
+        : [];
+      animate = { path: bm.path, ghosts };
+    }
+    this.awaiting = false;
+    const mine = g.to_move !== null && g.to_move === room.you && room.status === 'playing';
+    const moves = mine ? g.legal_moves.map((m) => this.toBoardMove(room, m)) : [];
+    const lastBm = last ? this.toBoardMove(room, last.move) : null;
+    this.board?.render({
+      pieces: this.pieces(room),
+      moves,
+      showLegal: room.settings.show_legal_moves !== false,
+      confirm: !!room.settings.confirm_move,
+      last: lastBm ? { path: lastBm.path, captures: lastBm.captures } : null,
+      animate,
+    });
+    this.renderStatus(room);
+    this.renderPlayers(room);
+    this.renderActions(room);
+    this.renderMoves(room);
+    this.renderResult(room);
+  }
+
+  /** The local move was sent: freeze the board until the server answers. */
+  sent() {
+    this.awaiting = true;
+    if (this.board) {
+      this.board.state = { ...this.board.state, moves: [] };
+      this.board.drawMarks();
+    }
+  }
+
+  /** Re-render from the last state (after a refused move). */
+  reset() {
+    this.awaiting = false;
+    if (this.room) this.update(this.room, this.room);
+  }
+
+  /** @param {RoomView} room */
+  ensureBoard(room) {
+    const g = room.game_view;
+    if (!g) return;
+    let geoKey;
+    let geo;
+    if (room.game === 'cc') {
+      const me = room.you !== null ? room.seats[room.you] : null;
+      const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
+      /** @type {Map<number, string>} */
+      const campColors = new Map();
+      for (const s of room.seats) for (const c of s.camps || []) campColors.set(c, colorOf(s.seat));
+      geoKey = `cc:${bottom}:${[...campColors].join(';')}`;
+      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors });
+    } else {
+      const size = g.board.size || 10;
+      const me = room.you !== null ? room.seats[room.you] : null;
+      const flipped = !!me && me.color === 'black';
+      geoKey = `dr:${size}:${flipped}`;
+      if (geoKey !== this.geoKey) geo = draughtsGeometry(size, flipped);
+    }
+    if (geo) {
+      this.geoKey = geoKey;
+      this.board = new Board(geo, {
+        onMove: (m) => this.act.move(room.game === 'cc' ? { from: m.raw.from, to: m.raw.to } : { notation: notationOf(m.raw) }),
+        onPending: (m) => { this.confirmBar.hidden = !m; },
+        onHint: (k) => {
+          this.hint.hidden = !k;
+          if (k) fill(this.hint, t(k));
+        },
+      });
+      this.board.svg.setAttribute('aria-label', room.game === 'cc' ? t('cc_name') : t('dr_name'));
+      this.board.svg.classList.add(room.game === 'cc' ? 'board-cc' : 'board-draughts');
+      fill(this.boardBox, this.board.svg);
+    }
+  }
+
+  /** @param {RoomView} room @param {any} m */
+  toBoardMove(room, m) {
+    return room.game === 'cc' ? ccMove(m) : draughtsMove(m);
+  }
+
+  /** @param {RoomView} room */
+  pieces(room) {
+    const g = room.game_view;
+    if (!g) return [];
+    if (room.game === 'cc') return ccPieces(g.board);
+    return draughtsPieces(g.board, (color) => {
+      const s = room.seats.find((x) => x.color === color);
+      return s ? s.seat : null;
+    });
+  }
+
+  /** @param {RoomView} room @param {import('./api.js').MoveRecord} rec */
+  announce(room, rec) {
+    for (const s of rec.passes || []) toast(t('passed_toast', { name: seatName(room, s) }));
+    for (const s of rec.finished || []) toast(t('finished_toast', { name: seatName(room, s) }), 'good');
+  }
+
+  /** @param {RoomView} room */
+  renderStatus(room) {
+    const g = room.game_view;
+    if (!g) return;
+    this.status.className = 'status';
+    if (room.status === 'finished' || g.outcome) {
+      this.status.classList.add('over');
+      fill(this.status, t('game_over'));
+      return;
+    }
+    const s = g.to_move !== null ? room.seats[g.to_move] : null;
+    if (!s) return fill(this.status, '');
+    const sw = room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat);
+    if (g.to_move === room.you) {
+      this.status.classList.add('mine');
+      fill(this.status, sw, t('turn_you'));
+    } else if (s.kind === 'cpu') {
+      fill(this.status, sw, t('turn_cpu_thinking', { name: seatName(room, s.seat) }));
+    } else {
+      fill(this.status, sw, t('turn_other', { name: seatName(room, s.seat) }));
+    }
+  }
+
+  /** @param {RoomView} room */
+  renderPlayers(room) {
+    const g = room.game_view;
+    if (!g) return;
+    const places = currentPlaces(room);
+    fill(this.players, room.seats.map((s) => {
+      const turn = g.to_move === s.seat && room.status === 'playing';
+      const pl = places[s.seat];
+      return h('li', { class: `player${turn ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}`, 'data-seat': s.seat },
+        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        h('span', { class: 'player-name' }, seatName(room, s.seat),
+          s.seat === room.you ? h('span', { class: 'tag you' }, t('seat_you')) : null,
+          s.kind === 'human' && s.seat !== room.you ? h('span', { class: `dot ${s.online ? 'on' : 'off'}`, title: t(s.online ? 'seat_online' : 'seat_offline') }) : null),
+        h('span', { class: 'player-info' },
+          room.game === 'draughts' ? h('span', { class: 'muted small' }, t(s.color === 'black' ? 'black' : 'white')) : null,
+          pl !== undefined && pl !== null ? h('span', { class: 'place' }, place(pl)) : null,
+          turn ? h('span', { class: 'turn-badge' }, t('to_move_label')) : null));
+    }));
+  }
+
+  /** @param {RoomView} room */
+  renderActions(room) {
+    const g = room.game_view;
+    if (!g || room.status !== 'playing' || room.you === null) {
+      fill(this.actions);
+      return;
+    }
+    /** @type {HTMLElement[]} */
+    const items = [];
+    if (room.game === 'draughts') {
+      if (g.draw_offer === null || g.draw_offer === undefined) {
+        items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'draw-offer', onclick: () => this.act.draw('offer') }, t('draw_offer')));
+      } else if (g.draw_offer === room.you) {
+        items.push(h('p', { class: 'muted small' }, t('draw_offered_by_you')));
+      } else {
+        items.push(h('p', { class: 'offer' }, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
+          h('button', { class: 'btn primary', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
+          h('button', { class: 'btn', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
+      }
+    }
+    items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
+    fill(this.actions, items);
+  }
+
+  /** @param {RoomView} room */
+  async confirmResign(room) {
+    const text = room.game === 'draughts' ? t('resign_draughts') : room.seats.length === 2 ? t('resign_cc_2') : t('resign_cc_many');
+    const v = await dialog({
+      title: t('resign_title'),
+      body: h('p', null, text),
+      buttons: [{ label: t('cancel'), value: 'no' }, { label: t('resign_confirm'), value: 'yes', kind: 'danger primary' }],
+    });
+    if (v === 'yes') this.act.resign();
+  }
+
+  /** @param {RoomView} room */
+  renderMoves(room) {
+    const g = room.game_view;
+    if (!g) return;
+    if (!g.moves.length) {
+      fill(this.moveList, h('li', { class: 'muted small' }, t('no_moves_yet')));
+      return;
+    }
+    fill(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat },
+      h('span', { class: 'mv-no' }, String(i + 1)),
+      room.game === 'draughts' ? swatch(rec.seat, { draughts: room.seats[rec.seat]?.color }) : swatch(rec.seat),
+      h('span', { class: 'mv-text' }, describe(room, rec.move)))));
+    this.moveList.scrollTop = this.moveList.scrollHeight;
+  }
+
+  /** @param {RoomView} room */
+  renderResult(room) {
+    const g = room.game_view;
+    const o = g && g.outcome;
+    if (!o || room.status !== 'finished') {
+      this.result.hidden = true;
+      return;
+    }
+    this.result.hidden = false;
+    const order = room.seats.map((s) => ({ s, p: o.places[s.seat] })).sort((a, b) => (a.p ?? 99) - (b.p ?? 99));
+    let title;
+    if (o.kind === 'draw') title = t('result_draw');
+    else if (o.kind === 'abandoned') title = t('result_abandoned');
+    else if (room.you !== null && o.places[room.you] === 1) title = t('you_won');
+    else {
+      const w = order.find((x) => x.p === 1);
+      title = w ? t('result_win', { name: seatName(room, w.s.seat) }) : t('result_title');
+    }
+    const me = room.you !== null ? room.seats[room.you] : null;
+    const others = room.seats.filter((s) => s.kind === 'human' && s.seat !== room.you);
+    const gone = others.filter((s) => !s.online);
+    const waiting = others.filter((s) => s.online && !s.ready);
+    /** @type {HTMLElement[]} */
+    const rematch = [];
+    if (me) {
+      rematch.push(me.ready
+        ? h('button', { class: 'btn big', type: 'button', 'data-action': 'rematch-cancel', onclick: () => this.act.rematch(false) }, t('rematch_ready'))
+        : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
+      if (gone.length) rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names: gone.map((s) => seatName(room, s.seat)).join(', ') })));
+      if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
+      if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
+    }
+    fill(this.result,
+      h('h2', null, title),
+      o.reason ? h('p', { class: 'muted small' }, o.reason) : null,
+      h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,
+        h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : place(p)),
+        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        h('span', null, seatName(room, s.seat)),
+        s.kind === 'human' && s.ready ? h('span', { class: 'tag good' }, t('rematch_ready_n')) : null))),
+      h('div', { class: 'rematch' }, rematch),
+      h('a', { class: 'btn ghost', href: '/' }, t('new_game')));
+  }
+}
+
+/** @param {any} m */
+function notationOf(m) {
+  if (m.notation) return m.notation;
+  const sep = m.captures && m.captures.length ? 'x' : '-';
+  return (m.path && m.path.length ? m.path : [m.from, m.to]).join(sep);
+}
+
+/** @param {RoomView} room @param {any} m */
+function describe(room, m) {
+  if (room.game === 'draughts') return notationOf(m);
+  const jumps = m.path ? m.path.length - 1 : 1;
+  const isStep = jumps === 1 && hexDist(m.from, m.to) === 1;
+  return `${cubeKey(m.from)} → ${cubeKey(m.to)} · ${isStep ? t('step') : t('jumps_n', { n: jumps })}`;
+}
+
+/** @param {number[]} a @param {number[]} b */
+function hexDist(a, b) {
+  return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+}
+
+/** @param {RoomView} room @param {number} seat */
+export function seatName(room, seat) {
+  const s = room.seats[seat];
+  if (!s) return '?';
+  if (s.kind === 'cpu') return s.name || t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (s.level || 'normal'))) });
+  return s.name || '?';
+}
+
+/** Places known so far: the outcome's, or the order of finishing during the game. @param {RoomView} room */
+function currentPlaces(room) {
+  const g = room.game_view;
+  /** @type {(number|null|undefined)[]} */
+  const out = [];
+  if (!g) return out;
+  if (g.outcome) return g.outcome.places;
+  let n = 0;
+  for (const rec of g.moves) for (const s of rec.finished || []) out[s] = ++n;
+  return out;
+}

@@ -1,0 +1,153 @@
+// @ts-check
+/** Home: both games with their 30-second rules, « Contre le CPU », « Avec des amis », join by code. */
+import { ApiError, api } from './api.js';
+import { dialog, h, toast } from './dom.js';
+import { errorText, t } from './i18n.js';
+import { askName } from './name.js';
+import { swatch } from './players.js';
+import { navigate } from './router.js';
+import { cpuMsOverride } from './storage.js';
+
+export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** Normalises a typed code; null if it cannot be one. @param {string} raw */
+export function normalizeCode(raw) {
+  const c = raw.trim().toUpperCase().replace(/[\s-]/g, '');
+  if (c.length !== 6) return null;
+  for (const ch of c) if (!CODE_ALPHABET.includes(ch)) return null;
+  return c;
+}
+
+/** @param {HTMLElement} root */
+export function showHome(root) {
+  document.title = 'Dames — ' + t('cc_name') + ' · ' + t('dr_name');
+  root.replaceChildren(
+    h('section', { class: 'hero' },
+      h('h1', null, t('tagline')),
+      h('p', { class: 'muted' }, t('no_account'))),
+    h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
+    joinCard());
+}
+
+/** @param {'cc'|'draughts'} game */
+function gameCard(game) {
+  const cc = game === 'cc';
+  const p = cc ? 'cc' : 'dr';
+  const steps = /** @type {const} */ ([1, 2, 3, 4]);
+  return h('article', { class: `card game-card game-${game}`, 'data-game': game },
+    h('div', { class: 'game-card-head' },
+      h('div', { class: 'game-icon', 'aria-hidden': 'true' }, cc ? starIcon() : boardIcon()),
+      h('div', null,
+        h('h2', null, t(cc ? 'cc_name' : 'dr_name')),
+        h('p', { class: 'muted small' }, t(cc ? 'cc_meta' : 'dr_meta')))),
+    h('dl', { class: 'summary' }, steps.flatMap((i) => [
+      h('dt', null, t(/** @type {any} */ (`${p}_s${i}_t`))),
+      h('dd', null, t(/** @type {any} */ (`${p}_s${i}`))),
+    ])),
+    h('div', { class: 'big-actions' },
+      h('button', { class: 'btn primary big', type: 'button', 'data-action': `cpu-${game}`, onclick: () => soloSetup(game) },
+        h('span', null, t('play_cpu')), h('small', null, t('play_cpu_sub'))),
+      h('button', { class: 'btn accent big', type: 'button', 'data-action': `friends-${game}`, onclick: () => createWithFriends(game) },
+        h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))));
+}
+
+function joinCard() {
+  const input = h('input', {
+    type: 'text', id: 'join-code', maxlength: 8, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
+    placeholder: t('join_placeholder'), 'aria-describedby': 'join-help', class: 'code-input',
+  });
+  const submit = async (/** @type {Event} */ e) => {
+    e.preventDefault();
+    const code = normalizeCode(input.value);
+    if (!code) {
+      toast(t('join_bad_code'), 'error');
+      input.focus();
+      return;
+    }
+    const name = await askName();
+    if (!name) return;
+    try {
+      const room = await api.getRoom(code);
+      if (room.you === null && room.status === 'lobby' && room.seats.some((s) => s.kind === 'empty')) {
+        await api.join(code, name);
+      }
+      navigate(`/r/${code}`);
+    } catch (err) {
+      toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+    }
+  };
+  return h('section', { class: 'card join-card' },
+    h('h2', null, h('label', { for: 'join-code' }, t('join_title'))),
+    h('form', { class: 'join-form', onsubmit: submit },
+      input,
+      h('button', { class: 'btn primary', type: 'submit', 'data-action': 'join-code' }, t('join_button'))),
+    h('p', { id: 'join-help', class: 'muted small' }, t('join_help')));
+}
+
+/** @param {'cc'|'draughts'} game */
+async function createWithFriends(game) {
+  const name = await askName();
+  if (!name) return;
+  try {
+    /** @type {any} */
+    const body = { game, name };
+    const ms = cpuMsOverride();
+    if (ms) body.settings = { cpu_ms: ms };
+    const res = await api.createRoom(body);
+    navigate(`/r/${res.code}`);
+  } catch (err) {
+    toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+  }
+}
+
+/** @param {'cc'|'draughts'} game */
+async function soloSetup(game) {
+  const name = await askName();
+  if (!name) return;
+  const levels = /** @type {const} */ (['facile', 'normal', 'difficile', 'expert']);
+  const radios = (/** @type {string} */ group, /** @type {{value: string, label: string}[]} */ items, /** @type {string} */ def) =>
+    h('div', { class: 'segmented', role: 'radiogroup' }, items.map((it) => h('label', { class: 'seg' },
+      h('input', { type: 'radio', name: group, value: it.value, checked: it.value === def }),
+      h('span', null, it.label))));
+  const form = h('div', { class: 'solo-form' },
+    h('p', { class: 'solo-game' }, game === 'cc' ? swatch(0) : swatch(0, { draughts: 'white' }), t(game === 'cc' ? 'cc_name' : 'dr_name')),
+    game === 'cc'
+      ? h('fieldset', null, h('legend', null, t('players_label')),
+        radios('players', [2, 3, 4, 5, 6].map((n) => ({ value: String(n), label: String(n) })), '2'))
+      : h('fieldset', null, h('legend', null, t('variant_label')),
+        radios('variant', ['international', 'brazilian', 'canadian'].map((v) => ({ value: v, label: t(/** @type {any} */ ('variant_' + v)) })), 'international')),
+    h('fieldset', null, h('legend', null, t('level_label')),
+      radios('level', levels.map((l) => ({ value: l, label: t(/** @type {any} */ ('level_' + l)) })), 'normal')));
+  const v = await dialog({
+    title: t('cpu_setup_title'),
+    form,
+    buttons: [{ label: t('cancel'), value: 'cancel' }, { label: t('play_now'), value: 'play', kind: 'primary' }],
+  });
+  if (v !== 'play') return;
+  const pick = (/** @type {string} */ n) => /** @type {HTMLInputElement|null} */ (form.querySelector(`input[name=${n}]:checked`))?.value;
+  const level = /** @type {import('./api.js').Level} */ (pick('level') || 'normal');
+  /** @type {any} */
+  const settings = game === 'cc' ? { rules: { players: Number(pick('players') || 2) } } : { rules: { variant: pick('variant') || 'international' } };
+  const ms = cpuMsOverride();
+  if (ms) settings.cpu_ms = ms;
+  try {
+    const res = await api.createRoom({ game, name, settings, cpu: { level } });
+    navigate(`/r/${res.code}`);
+  } catch (err) {
+    toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+  }
+}
+
+function starIcon() {
+  const svg = h('span', null);
+  svg.innerHTML = '<svg viewBox="0 0 48 48" width="48" height="48"><polygon points="24,2 30,14 44,14 37,24 44,34 30,34 24,46 18,34 4,34 11,24 4,14 18,14" fill="var(--star)" stroke="var(--line)" stroke-width="1.5" stroke-linejoin="round"/><circle cx="24" cy="9" r="2.6" fill="#0072B2"/><circle cx="24" cy="39" r="2.6" fill="#D55E00"/><circle cx="9" cy="16" r="2.6" fill="#009E73"/><circle cx="39" cy="32" r="2.6" fill="#CC79A7"/><circle cx="39" cy="16" r="2.6" fill="#F0E442"/><circle cx="9" cy="32" r="2.6" fill="#56B4E9"/></svg>';
+  return svg;
+}
+
+function boardIcon() {
+  const svg = h('span', null);
+  let cells = '';
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) if ((r + c) % 2) cells += `<rect x="${4 + c * 10}" y="${4 + r * 10}" width="10" height="10" fill="var(--dark-sq)"/>`;
+  svg.innerHTML = `<svg viewBox="0 0 48 48" width="48" height="48"><rect x="4" y="4" width="40" height="40" fill="var(--light-sq)" stroke="var(--line)"/>${cells}<circle cx="19" cy="9" r="3.6" fill="#2b2b2b"/><circle cx="29" cy="39" r="3.6" fill="#f3efe6" stroke="#555"/><circle cx="9" cy="29" r="3.6" fill="#f3efe6" stroke="#555"/></svg>`;
+  return svg;
+}

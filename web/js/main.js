@@ -1,0 +1,60 @@
+// @ts-check
+/** Entry point: header (navigation, name, language), router, page dispatch. */
+import { fill, h } from './dom.js';
+import { showHome } from './home.js';
+import { lang, onLangChange, setLang, t } from './i18n.js';
+import { askName } from './name.js';
+import { showPage } from './pages.js';
+import { leaveRoom, rerenderRoom, showRoom } from './room.js';
+import { parse, start } from './router.js';
+import { getName } from './storage.js';
+
+const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
+const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
+
+/** @type {import('./router.js').Route} */
+let route = { name: 'home' };
+
+function renderChrome() {
+  const name = getName();
+  fill(nav,
+    h('a', { href: '/rules', 'data-nav': 'rules' }, t('nav_rules')),
+    h('a', { href: '/faq', 'data-nav': 'faq' }, t('nav_faq')),
+    h('a', { href: '/data', 'data-nav': 'data', class: 'hide-narrow' }, t('nav_data')),
+    name ? h('button', { class: 'chip', type: 'button', title: t('name_change'), 'data-action': 'name', onclick: () => askName(true) }, '✎ ', name) : null,
+    h('button', { class: 'chip lang', type: 'button', 'data-action': 'lang', lang: lang() === 'fr' ? 'en' : 'fr', title: t('lang_switch_title'),
+      onclick: () => setLang(lang() === 'fr' ? 'en' : 'fr') }, t('lang_switch')));
+  for (const a of nav.querySelectorAll('a')) a.classList.toggle('active', a.dataset.nav === route.name);
+  fill(footer,
+    h('span', null, t('footer')),
+    h('a', { href: '/rules' }, t('nav_rules')),
+    h('a', { href: '/faq' }, t('nav_faq')),
+    h('a', { href: '/data' }, t('nav_data')));
+}
+
+/** @param {import('./router.js').Route} r */
+function show(r) {
+  const sameRoom = r.name === 'room' && route.name === 'room' && r.code === route.code && app.querySelector('.room');
+  route = r;
+  renderChrome();
+  document.body.dataset.route = r.name;
+  if (r.name === 'room') {
+    if (!sameRoom) showRoom(app, r.code);
+    return;
+  }
+  leaveRoom();
+  if (r.name === 'home') showHome(app);
+  else if (r.name === 'rules' || r.name === 'faq' || r.name === 'data') showPage(app, r.name);
+  else fill(app, h('div', { class: 'card center' }, h('p', null, t('not_found')), h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
+}
+
+onLangChange(() => {
+  renderChrome();
+  if (route.name === 'room') rerenderRoom();
+  else show(route);
+});
+document.addEventListener('dames:name', renderChrome);
+
+start(show);
+void parse;

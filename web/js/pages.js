@@ -1,0 +1,18 @@
+// @ts-check
+/** Static pages: rules (both games), FAQ, data and retention. Their text lives in content/. */
+import { fill, h } from './dom.js';
+import { lang, t } from './i18n.js';
+import { DATA } from './content/data.js';
+import { FAQ } from './content/faq.js';
+import { RULES } from './content/rules.js';
+
+/** @param {HTMLElement} root @param {'rules'|'faq'|'data'} which */
+export function showPage(root, which) {
+  const l = lang();
+  const html = which === 'rules' ? RULES[l] : which === 'faq' ? FAQ[l] : DATA;
+  const title = t(which === 'rules' ? 'nav_rules' : which === 'faq' ? 'nav_faq' : 'nav_data');
+  document.title = `${title} · Dames`;
+  const article = h('article', { class: `card prose page-${which}`, lang: which === 'data' ? 'en' : l });
+  article.innerHTML = html; // our own static text, no user input
+  fill(root, article);
+}

@@ -1,0 +1,71 @@
+// @ts-check
+/**
+ * The six player colours: the Okabe–Ito palette, which people with the common forms of colour
+ * blindness tell apart, and each colour also carries its own mark drawn inside every piece.
+ */
+import { s } from './dom.js';
+
+export const COLORS = ['#0072B2', '#D55E00', '#009E73', '#F0E442', '#CC79A7', '#56B4E9'];
+/** Colour of the mark on top of each colour (contrast). */
+export const INK = ['#ffffff', '#ffffff', '#ffffff', '#222222', '#222222', '#222222'];
+export const MARK_NAMES = ['●', '▲', '■', '◆', '✚', '★'];
+
+/** @param {number} seat */
+export const colorOf = (seat) => COLORS[seat % 6];
+
+/**
+ * The mark of a seat as an SVG element centred on (0, 0), of radius about `r`.
+ * @param {number} seat @param {number} r @param {string} [ink]
+ * @returns {SVGElement}
+ */
+export function markSvg(seat, r, ink = INK[seat % 6]) {
+  const k = seat % 6;
+  const a = { fill: ink, class: 'mark' };
+  switch (k) {
+    case 0:
+      return s('circle', { ...a, r: r * 0.62 });
+    case 1: {
+      const p = [0, 1, 2].map((i) => polar(r * 1.05, -90 + i * 120)).map(([x, y]) => `${x},${y + r * 0.18}`);
+      return s('polygon', { ...a, points: p.join(' ') });
+    }
+    case 2:
+      return s('rect', { ...a, x: -r * 0.68, y: -r * 0.68, width: r * 1.36, height: r * 1.36 });
+    case 3: {
+      const p = [0, 1, 2, 3].map((i) => polar(r * 1.0, -90 + i * 90)).map(([x, y]) => `${x},${y}`);
+      return s('polygon', { ...a, points: p.join(' ') });
+    }
+    case 4: {
+      const w = r * 0.36;
+      const l = r * 0.95;
+      return s('path', { ...a, d: `M${-w},${-l}H${w}V${-w}H${l}V${w}H${w}V${l}H${-w}V${w}H${-l}V${-w}H${-w}Z` });
+    }
+    default: {
+      const p = [];
+      for (let i = 0; i < 10; i++) p.push(polar(i % 2 ? r * 0.45 : r * 1.05, -90 + i * 36));
+      return s('polygon', { ...a, points: p.map(([x, y]) => `${x},${y + r * 0.08}`).join(' ') });
+    }
+  }
+}
+
+/** @param {number} r @param {number} deg @returns {[number, number]} */
+function polar(r, deg) {
+  const t = (deg * Math.PI) / 180;
+  return [+(r * Math.cos(t)).toFixed(4), +(r * Math.sin(t)).toFixed(4)];
+}
+
+/**
+ * A small standalone swatch (piece with its mark) for player lists.
+ * @param {number} seat @param {{draughts?: 'white'|'black'}} [opt]
+ */
+export function swatch(seat, opt = {}) {
+  const svg = s('svg', { viewBox: '-1 -1 2 2', class: 'swatch', 'aria-hidden': 'true' });
+  if (opt.draughts) {
+    const white = opt.draughts === 'white';
+    svg.append(s('circle', { r: 0.9, fill: white ? '#f3efe6' : '#2a2a2a', stroke: white ? '#555' : '#000', 'stroke-width': 0.12 }));
+    svg.append(s('circle', { r: 0.55, fill: 'none', stroke: white ? '#bbb' : '#555', 'stroke-width': 0.1 }));
+  } else {
+    svg.append(s('circle', { r: 0.9, fill: colorOf(seat), stroke: 'rgba(0,0,0,.45)', 'stroke-width': 0.1 }));
+    svg.append(markSvg(seat, 0.45));
+  }
+  return svg;
+}

@@ -1,0 +1,175 @@
+// @ts-check
+/** The room page `/r/{CODE}`: loads the room, keeps the WebSocket, shows the lobby or the game. */
+import { ApiError, RoomSocket, api } from './api.js';
+import { fill, h, randomId, toast } from './dom.js';
+import { GameView } from './game.js';
+import { errorText, t } from './i18n.js';
+import { renderLobby } from './lobby.js';
+import { askName } from './name.js';
+
+/** @typedef {import('./api.js').RoomView} RoomView */
+
+/** @type {RoomPage|null} */
+let current = null;
+
+/** @param {HTMLElement} root @param {string} code */
+export function showRoom(root, code) {
+  leaveRoom();
+  current = new RoomPage(root, code);
+}
+
+export function leaveRoom() {
+  if (current) current.close();
+  current = null;
+}
+
+/** Re-render after a language change. */
+export function rerenderRoom() {
+  if (current) current.rerender();
+}
+
+class RoomPage {
+  /** @param {HTMLElement} root @param {string} code */
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    /** @type {RoomView|null} */
+    this.room = null;
+    /** @type {GameView|null} */
+    this.game = null;
+    this.gameNo = -1;
+    this.banner = h('div', { class: 'banner', hidden: true, role: 'status', 'data-testid': 'reconnecting' });
+    this.body = h('div', { class: 'room-body' }, h('p', { class: 'loading' }, t('loading')));
+    fill(root, h('section', { class: 'room' }, this.banner, this.body));
+    document.title = t('room_title', { code }) + ' · Dames';
+    /** @type {RoomSocket|null} */
+    this.socket = null;
+    this.load();
+  }
+
+  async load() {
+    try {
+      const room = await api.getRoom(this.code);
+      this.apply(room);
+      this.connect();
+    } catch (e) {
+      const err = e instanceof ApiError ? e : new ApiError(0, 'network', String(e));
+      fill(this.body, h('div', { class: 'card center' },
+        h('p', { class: 'error' }, errorText(err)),
+        h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
+    }
+  }
+
+  connect() {
+    const queue = this.socket ? this.socket.queue : [];
+    this.socket?.close();
+    this.socket = new RoomSocket(this.code, {
+      onRoom: (r) => this.apply(r),
+      onStatus: (s, n) => this.showStatus(s, n),
+      onError: (code, message, id) => this.onSocketError(code, message, id),
+    }, this.room ? this.room.version : 0, queue);
+  }
+
+  /** @param {RoomView} room */
+  apply(room) {
+    if (this.room && room.version < this.room.version && room.game_no <= this.room.game_no) return;
+    const prev = this.room;
+    this.room = room;
+    if (room.status === 'lobby') {
+      this.game = null;
+      fill(this.body, renderLobby(room, this.lobbyActions()));
+      return;
+    }
+    if (!this.game || this.gameNo !== room.game_no) {
+      this.game = new GameView(this.gameActions());
+      this.gameNo = room.game_no;
+      fill(this.body, this.game.el);
+      this.game.update(room, null);
+    } else {
+      this.game.update(room, prev);
+    }
+  }
+
+  rerender() {
+    const room = this.room;
+    if (!room) return;
+    this.game = null;
+    this.room = null;
+    this.apply(room);
+  }
+
+  /** @param {import('./api.js').SocketStatus} s @param {number} attempt */
+  showStatus(s, attempt) {
+    if (s === 'open') {
+      this.banner.hidden = true;
+      return;
+    }
+    if (s === 'reconnecting') {
+      this.banner.hidden = false;
+      const queued = this.socket ? this.socket.queue.filter((a) => a.type === 'move').length : 0;
+      fill(this.banner,
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        h('span', null, attempt > 1 ? t('reconnecting_n', { n: attempt }) : t('reconnecting')),
+        queued ? h('span', { class: 'small' }, ` · ${queued} ${t('queued_moves')}`) : null,
+        h('button', { class: 'btn small', type: 'button', onclick: () => this.socket?.retryNow() }, t('retry_now')));
+    }
+  }
+
+  /** @param {string} code @param {string} message @param {string|null} _id */
+  onSocketError(code, message, _id) {
+    toast(errorText({ code, message }), 'error');
+    this.game?.reset();
+    api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
+  }
+
+  /** @param {() => Promise<RoomView|{room: RoomView}>} f */
+  async run(f) {
+    try {
+      const r = await f();
+      const room = 'room' in r && r.room && typeof r.room === 'object' && 'seats' in r.room ? r.room : /** @type {RoomView} */ (r);
+      this.apply(room);
+    } catch (e) {
+      toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
+      api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
+    }
+  }
+
+  /** @returns {import('./lobby.js').LobbyActions} */
+  lobbyActions() {
+    const code = this.code;
+    return {
+      join: async (seat) => {
+        const name = await askName();
+        if (!name) return;
+        await this.run(() => api.join(code, name, seat));
+        // The seat cookie is new: reopen the socket so that it speaks for the seat.
+        this.connect();
+      },
+      leave: () => this.run(() => api.leave(code)),
+      start: () => this.run(() => api.start(code)),
+      setSettings: (s) => this.run(() => api.settings(code, s)),
+      seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
+      kick: (seat) => this.run(() => api.seat(code, seat, { kick: true })),
+    };
+  }
+
+  /** @returns {import('./game.js').GameActions} */
+  gameActions() {
+    const code = this.code;
+    return {
+      move: (input) => {
+        this.game?.sent();
+        if (this.socket) this.socket.send({ type: 'move', id: randomId('m'), move: input });
+        else this.run(() => api.move(code, randomId('m'), input));
+      },
+      resign: () => this.run(() => api.resign(code)),
+      draw: (a) => this.run(() => api.draw(code, a)),
+      rematch: (ready) => this.run(() => api.rematch(code, ready)),
+    };
+  }
+
+  close() {
+    this.socket?.close();
+    this.socket = null;
+  }
+}

@@ -1,0 +1,44 @@
+// @ts-check
+/** History-API router: `/`, `/r/{CODE}`, `/rules`, `/faq`, `/data`. */
+
+/** @typedef {{name: 'home'} | {name: 'room', code: string} | {name: 'rules'} | {name: 'faq'} | {name: 'data'} | {name: 'notfound'}} Route */
+
+/** @type {(route: Route) => void} */
+let onRoute = () => {};
+
+/** @param {string} path @returns {Route} */
+export function parse(path) {
+  const p = path.replace(/\/+$/, '') || '/';
+  if (p === '/' || p === '/index.html') return { name: 'home' };
+  const m = /^\/r\/([A-Za-z0-9]{6})$/.exec(p);
+  if (m) return { name: 'room', code: m[1].toUpperCase() };
+  if (p === '/rules' || p === '/regles') return { name: 'rules' };
+  if (p === '/faq') return { name: 'faq' };
+  if (p === '/data') return { name: 'data' };
+  return { name: 'notfound' };
+}
+
+/** @param {string} path @param {boolean} [replace] */
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  window.scrollTo(0, 0);
+  onRoute(parse(location.pathname));
+}
+
+/** @param {(route: Route) => void} handler */
+export function start(handler) {
+  onRoute = handler;
+  window.addEventListener('popstate', () => onRoute(parse(location.pathname)));
+  document.addEventListener('click', (e) => {
+    const target = /** @type {Element|null} */ (e.target);
+    const a = target && target.closest ? target.closest('a') : null;
+    if (!a || a.target || a.hasAttribute('download') || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+    if (url.pathname === location.pathname && url.hash) return; // in-page anchor
+    e.preventDefault();
+    navigate(url.pathname + url.hash);
+  });
+  onRoute(parse(location.pathname));
+}
