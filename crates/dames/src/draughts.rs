@@ -1,12 +1,101 @@
-//! `dames draughts …`: Draughts tools.
+//! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use draughts::{parse_fen, Board, Brazilian, Canadian, International, Position, Variant};
 
 /// Draughts subcommands.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Count leaf move sequences from a position.
-    Perft,
+    /// Count the move sequences of a given length (moves with the same start, end and captured
+    /// set counted once) and time it.
+    Perft {
+        /// Board: international (10×10), brazilian (8×8) or canadian (12×12).
+        #[arg(long, default_value = "international")]
+        variant: Variant,
+        /// Start position in FEN (`W:W31-50:B1-20`); the variant's start by default.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Number of plies.
+        #[arg(long)]
+        depth: u32,
+        /// Generate and play every leaf move instead of counting the last ply in bulk.
+        #[arg(long)]
+        no_bulk: bool,
+        /// Also print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Print each legal move in PDN notation with every landing square, one a line.
+    Moves {
+        /// Board: international (10×10), brazilian (8×8) or canadian (12×12).
+        #[arg(long, default_value = "international")]
+        variant: Variant,
+        /// The position in FEN; the variant's start by default.
+        #[arg(long)]
+        fen: Option<String>,
+    },
 }
 
-pub fn run(_cmd: Command) -> anyhow::Result<()> {
-    anyhow::bail!("not yet implemented")
+/// Runs a draughts subcommand.
+pub fn run(cmd: Command) -> anyhow::Result<()> {
+    match cmd {
+        Command::Perft {
+            variant,
+            fen,
+            depth,
+            no_bulk,
+            divide,
+        } => match variant {
+            Variant::Brazilian => perft::<Brazilian>(fen.as_deref(), depth, !no_bulk, divide),
+            Variant::International => {
+                perft::<International>(fen.as_deref(), depth, !no_bulk, divide)
+            }
+            Variant::Canadian => perft::<Canadian>(fen.as_deref(), depth, !no_bulk, divide),
+        },
+        Command::Moves { variant, fen } => match variant {
+            Variant::Brazilian => moves::<Brazilian>(fen.as_deref()),
+            Variant::International => moves::<International>(fen.as_deref()),
+            Variant::Canadian => moves::<Canadian>(fen.as_deref()),
+        },
+    }
+}
+
+fn position<B: Board>(fen: Option<&str>) -> anyhow::Result<Position<B>> {
+    match fen {
+        None => Ok(Position::initial()),
+        Some(f) => parse_fen(f).with_context(|| format!("bad FEN {f:?}")),
+    }
+}
+
+fn perft<B: Board>(fen: Option<&str>, depth: u32, bulk: bool, divide: bool) -> anyhow::Result<()> {
+    let pos = position::<B>(fen)?;
+    if divide {
+        for (mv, n) in draughts::divide(&pos, depth) {
+            println!("{} {n}", pos.move_notation(mv));
+        }
+    }
+    let start = Instant::now();
+    let count = draughts::perft(&pos, depth, bulk);
+    let secs = start.elapsed().as_secs_f64();
+    println!("perft {depth}: {count}");
+    println!(
+        "time: {secs:.3} s, {:.1} M leaves/s ({})",
+        count as f64 / secs.max(1e-9) / 1e6,
+        if bulk {
+            "last ply counted in bulk"
+        } else {
+            "every leaf generated and played"
+        }
+    );
+    Ok(())
+}
+
+fn moves<B: Board>(fen: Option<&str>) -> anyhow::Result<()> {
+    let pos = position::<B>(fen)?;
+    for info in pos.legal_move_infos() {
+        println!("{}", info.notation);
+    }
+    Ok(())
 }

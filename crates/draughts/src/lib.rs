@@ -13,15 +13,21 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod draw;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod zobrist;
 
 pub use board::{Board, Brazilian, Canadian, Color, International, Square, Variant};
+pub use draw::{DrawReason, Outcome, Rules, WinReason};
 pub use fen::{parse_fen, to_fen, ParseFenError};
+pub use game::{Game, GameOf, PlayError};
 pub use moves::{Move, MoveList};
+pub use notation::{MoveInfo, ParseMoveError};
 pub use perft::{divide, perft};
 pub use position::{InvalidPosition, Piece, Position, Role};
