@@ -1,0 +1,782 @@
+//! The state of a game ([`Game`]) and playing moves on it (RULES.md 1.3–1.4).
+
+use crate::cell::{Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CELL_COUNT, COORDS, HEXAGON};
+use crate::movegen::Move;
+use crate::outcome::{Ending, Events, Finished, Outcome};
+use crate::rules::{RuleSet, Rules, RulesError, Seat, UnusedCamps};
+use crate::zobrist;
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// Its colour: the camp its set started from; `None` for an inert piece of a filled camp.
+    pub colour: Option<Camp>,
+    /// The seat that moves it; `None` for an inert piece.
+    pub seat: Option<Seat>,
+    /// A Japanese king.
+    pub king: bool,
+}
+
+/// Why a move was refused. The game is left untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    /// The game is over.
+    GameOver,
+    /// `from` holds no piece of the side to move.
+    NotYourPiece(Cell),
+    /// The piece on `from` cannot reach `to` this turn.
+    Unreachable(Move),
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over"),
+            IllegalMove::NotYourPiece(c) => write!(f, "{c} holds no piece of the player to move"),
+            IllegalMove::Unreachable(m) => {
+                write!(f, "the piece on {} cannot go to {}", m.from, m.to)
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Why a resignation was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResignError {
+    /// The game is over.
+    GameOver,
+    /// No such seat, or it has already finished or resigned.
+    NotPlaying(Seat),
+}
+
+impl std::fmt::Display for ResignError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResignError::GameOver => write!(f, "the game is over"),
+            ResignError::NotPlaying(s) => write!(f, "{s} is not playing any more"),
+        }
+    }
+}
+
+impl std::error::Error for ResignError {}
+
+/// Distance from each hole to the nearest hole of each camp, for 10- and 15-hole camps.
+const fn camp_distances(pieces: u8) -> [[u8; CELL_COUNT]; 6] {
+    let mut t = [[0u8; CELL_COUNT]; 6];
+    let mut camp = 0;
+    while camp < 6 {
+        let mask = Camp::new_unchecked(camp as u8).mask(pieces);
+        let mut i = 0;
+        while i < CELL_COUNT {
+            let mut best = u8::MAX;
+            let mut j = 0;
+            while j < CELL_COUNT {
+                if (mask >> j) & 1 != 0 {
+                    let d = Cell::from_index(i as u8)
+                        .unwrap()
+                        .distance(Cell::from_index(j as u8).unwrap());
+                    if d < best {
+                        best = d;
+                    }
+                }
+                j += 1;
+            }
+            t[camp][i] = best;
+            i += 1;
+        }
+        camp += 1;
+    }
+    t
+}
+
+const CAMP_DISTANCE_10: [[u8; CELL_COUNT]; 6] = camp_distances(10);
+const CAMP_DISTANCE_15: [[u8; CELL_COUNT]; 6] = camp_distances(15);
+
+/// A game in progress or over: the board, the side to move, who has finished or resigned with
+/// which place, the counters of the move limit and of stagnation, and the Zobrist hash.
+///
+/// `Game` is `Copy` (a few hundred bytes, no heap), so a search can copy-make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    rules: Rules,
+    /// Pieces by colour (the camp their set started from).
+    pub(crate) pieces: [u128; 6],
+    /// Inert pieces of filled unused camps.
+    pub(crate) inert: u128,
+    pub(crate) kings: u128,
+    pub(crate) occupied: u128,
+    to_move: u8,
+    /// Seats that have finished or resigned.
+    out: u8,
+    resigned: u8,
+    places: [u8; 6],
+    turns: [u16; 6],
+    best_progress: [u32; 6],
+    quiet_turns: u32,
+    hash: u64,
+    outcome: Option<Outcome>,
+    // Derived from the rules once.
+    colours: [u8; 6],
+    owner: [u8; 6],
+    forbidden: [u128; 6],
+    end_ok: [u128; 6],
+}
+
+const NOBODY: u8 = u8::MAX;
+
+impl Game {
+    /// A new game from the starting position of `rules`, `first` to move.
+    ///
+    /// # Errors
+    /// If the rules are invalid ([`Rules::validate`]) or `first` is not a seat.
+    pub fn new(rules: Rules, first: Seat) -> Result<Game, RulesError> {
+        let mut game = Game::empty(rules)?;
+        if first.0 >= rules.players {
+            return Err(RulesError::NoSuchSeat(first.0));
+        }
+        for colour in 0..6u8 {
+            if game.owner[colour as usize] != NOBODY {
+                game.pieces[colour as usize] = game.camp_mask(colour);
+                if rules.rule_set == RuleSet::Japanese {
+                    game.kings |= Camp::new_unchecked(colour).tip().bit();
+                }
+            }
+        }
+        game.inert = Game::standard_inert(&rules);
+        game.to_move = first.0;
+        game.refresh();
+        Ok(game)
+    }
+
+    /// The inert pieces of filled unused camps, per the rules.
+    pub(crate) fn standard_inert(rules: &Rules) -> u128 {
+        match rules.unused_camps {
+            UnusedCamps::Empty => 0,
+            UnusedCamps::Filled => rules
+                .unused_camps()
+                .fold(0, |m, c| m | CAMPS_10[c.index() as usize]),
+        }
+    }
+
+    /// An empty board for `rules`, seat 0 to move (for building positions).
+    pub(crate) fn empty(rules: Rules) -> Result<Game, RulesError> {
+        rules.validate()?;
+        let mut game = Game {
+            rules,
+            pieces: [0; 6],
+            inert: 0,
+            kings: 0,
+            occupied: 0,
+            to_move: 0,
+            out: 0,
+            resigned: 0,
+            places: [0; 6],
+            turns: [0; 6],
+            best_progress: [0; 6],
+            quiet_turns: 0,
+            hash: 0,
+            outcome: None,
+            colours: [0; 6],
+            owner: [NOBODY; 6],
+            forbidden: [0; 6],
+            end_ok: [BOARD; 6],
+        };
+        for seat in rules.seats() {
+            for camp in rules.seat_camps(seat) {
+                game.colours[seat.index()] |= 1 << camp.index();
+                game.owner[camp.index() as usize] = seat.0;
+            }
+        }
+        for seat in 0..rules.players {
+            game.forbidden[seat as usize] = game.japanese_forbidden(seat);
+        }
+        if rules.no_resting_in_foreign_camps {
+            for colour in 0..6u8 {
+                game.end_ok[colour as usize] =
+                    HEXAGON | game.camp_mask(colour) | game.camp_mask((colour + 3) % 6);
+            }
+        }
+        Ok(game)
+    }
+
+    /// Japanese rules: holes of other players' start and destination camps, minus `seat`'s own.
+    fn japanese_forbidden(&self, seat: u8) -> u128 {
+        if self.rules.rule_set != RuleSet::Japanese {
+            return 0;
+        }
+        let camps_of = |s: u8| {
+            Bits(u128::from(self.colours[s as usize])).fold(0, |m, c| {
+                m | self.camp_mask(c) | self.camp_mask((c + 3) % 6)
+            })
+        };
+        let others = (0..self.rules.players)
+            .filter(|&s| s != seat)
+            .fold(0, |m, s| m | camps_of(s));
+        others & !camps_of(seat)
+    }
+
+    /// Recomputes occupancy, hash and progress from the pieces, then settles finished players,
+    /// a finished game and a side to move that cannot move (used after building a position).
+    pub(crate) fn refresh(&mut self) {
+        self.occupied = self.pieces.iter().fold(self.inert, |m, p| m | p);
+        self.hash = self.compute_hash();
+        for seat in 0..self.rules.players {
+            self.best_progress[seat as usize] = self.progress(seat);
+        }
+        if self.outcome.is_some() {
+            return;
+        }
+        let mut events = Report::default();
+        for seat in 0..self.rules.players {
+            if self.is_active(seat) && self.has_finished_now(seat) {
+                self.finish(seat, &mut events);
+            }
+        }
+        if self.check_end(Ending::Finished) {
+            return;
+        }
+        let n = self.rules.players;
+        let before = (self.to_move + n - 1) % n;
+        self.advance(before, &mut events);
+    }
+
+    /// The rules of the game.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seat to move (meaningless once the game is over).
+    pub fn to_move(&self) -> Seat {
+        Seat(self.to_move)
+    }
+
+    /// The Zobrist hash of the position (pieces, kings and side to move).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Every occupied hole.
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.occupied)
+    }
+
+    /// The pieces of the set that started from `camp`.
+    pub fn set_pieces(&self, camp: Camp) -> Bitboard {
+        Bitboard(self.pieces[camp.index() as usize])
+    }
+
+    /// The pieces `seat` moves (all its sets).
+    pub fn seat_pieces_of(&self, seat: Seat) -> Bitboard {
+        Bitboard(self.seat_pieces(seat.0))
+    }
+
+    /// The inert pieces of filled unused camps.
+    pub fn inert_pieces(&self) -> Bitboard {
+        Bitboard(self.inert)
+    }
+
+    /// The Japanese kings.
+    pub fn kings(&self) -> Bitboard {
+        Bitboard(self.kings)
+    }
+
+    /// The piece on `cell`, if any.
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        let bit = cell.bit();
+        if self.occupied & bit == 0 {
+            return None;
+        }
+        let colour = self.colour_at(cell.index());
+        Some(Piece {
+            colour: colour.map(Camp::new_unchecked),
+            seat: colour.map(|c| Seat(self.owner[c as usize])),
+            king: self.kings & bit != 0,
+        })
+    }
+
+    /// Whether `seat` has finished (its place is then [`Game::place`]).
+    pub fn has_finished(&self, seat: Seat) -> bool {
+        seat.0 < 6 && (self.out & !self.resigned) >> seat.0 & 1 != 0
+    }
+
+    /// Whether `seat` has resigned.
+    pub fn has_resigned(&self, seat: Seat) -> bool {
+        seat.0 < 6 && self.resigned >> seat.0 & 1 != 0
+    }
+
+    /// The place already decided for `seat` (finished or resigned), if any.
+    pub fn place(&self, seat: Seat) -> Option<u8> {
+        self.places.get(seat.index()).copied().filter(|&p| p != 0)
+    }
+
+    /// Turns `seat` has taken (moves and automatic passes), counted for the move limit.
+    pub fn turns(&self, seat: Seat) -> u16 {
+        self.turns.get(seat.index()).copied().unwrap_or(0)
+    }
+
+    /// Turns taken by unfinished players since one of them last improved their best progress.
+    pub fn quiet_turns(&self) -> u32 {
+        self.quiet_turns
+    }
+
+    pub(crate) fn colours_of(&self, seat: u8) -> u8 {
+        self.colours[seat as usize]
+    }
+
+    pub(crate) fn owner_of(&self, colour: u8) -> Option<u8> {
+        Some(self.owner[colour as usize]).filter(|&s| s != NOBODY)
+    }
+
+    pub(crate) fn camp_mask(&self, camp: u8) -> u128 {
+        Camp::new_unchecked(camp).mask(self.rules.pieces)
+    }
+
+    pub(crate) fn forbidden_landing(&self, seat: u8) -> u128 {
+        self.forbidden[seat as usize]
+    }
+
+    pub(crate) fn end_ok(&self, colour: u8) -> u128 {
+        self.end_ok[colour as usize]
+    }
+
+    pub(crate) fn seat_pieces(&self, seat: u8) -> u128 {
+        Bits(u128::from(self.colours[seat as usize])).fold(0, |m, c| m | self.pieces[c as usize])
+    }
+
+    pub(crate) fn is_active(&self, seat: u8) -> bool {
+        self.out >> seat & 1 == 0
+    }
+
+    fn active_count(&self) -> u32 {
+        u32::from(self.rules.players) - self.out.count_ones()
+    }
+
+    fn finished_count(&self) -> u8 {
+        (self.out & !self.resigned).count_ones() as u8
+    }
+
+    /// The colour of the piece on `c`, `None` for an inert piece or an empty hole.
+    fn colour_at(&self, c: u8) -> Option<u8> {
+        (0..6u8).find(|&colour| self.pieces[colour as usize] >> c & 1 != 0)
+    }
+
+    pub(crate) fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::TO_MOVE[self.to_move as usize];
+        for (colour, &bits) in self.pieces.iter().enumerate() {
+            h ^= zobrist::hash_bits(colour, bits, &zobrist::PIECE);
+        }
+        h ^ zobrist::hash_bits(6, self.inert, &zobrist::PIECE) ^ zobrist::hash_kings(self.kings)
+    }
+
+    /// Plays `mv` for the side to move after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if the game is over or the move is not legal; the game is then untouched.
+    pub fn play(&mut self, mv: Move) -> Result<Events, IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.seat_pieces(self.to_move) & mv.from.bit() == 0 {
+            return Err(IllegalMove::NotYourPiece(mv.from));
+        }
+        if !self.is_legal(mv) {
+            return Err(IllegalMove::Unreachable(mv));
+        }
+        let swapped = self.occupied & mv.to.bit() != 0;
+        let start = self.to_move;
+        let report = self.apply(mv);
+        Ok(Events {
+            swapped,
+            ..self.events(start, report)
+        })
+    }
+
+    /// Plays `mv` without checking it (for search).
+    ///
+    /// The move must be one of [`Game::legal_moves`] of this position (debug builds check the
+    /// piece is the mover's); otherwise the game state becomes meaningless (no panic, no UB).
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(!self.is_over(), "play_unchecked on a finished game");
+        debug_assert!(
+            self.seat_pieces(self.to_move) & mv.from.bit() != 0,
+            "{mv}: not the mover's piece"
+        );
+        self.apply(mv);
+    }
+
+    fn apply(&mut self, mv: Move) -> Report {
+        let seat = self.to_move;
+        let (from, to) = (mv.from.index(), mv.to.index());
+        let colour = self.colour_at(from).unwrap_or(0) as usize;
+        let both = mv.from.bit() | mv.to.bit();
+        let h = &zobrist::PIECE;
+        if self.occupied & mv.to.bit() != 0 {
+            // Swap rule: the opponent's piece on `to` goes to `from`.
+            let other = self.colour_at(to).unwrap_or(0) as usize;
+            self.pieces[other] ^= both;
+            self.hash ^= h[other][to as usize] ^ h[other][from as usize];
+        } else {
+            self.occupied ^= both;
+        }
+        self.pieces[colour] ^= both;
+        self.hash ^= h[colour][from as usize] ^ h[colour][to as usize];
+        let kings = self.kings & both;
+        if kings != 0 && kings != both {
+            self.kings ^= both;
+            self.hash ^= zobrist::KING[from as usize] ^ zobrist::KING[to as usize];
+        }
+        self.turns[seat as usize] += 1;
+        let mut report = Report::default();
+        self.end_turn(seat, &mut report);
+        report
+    }
+
+    /// After `seat` moved: finishing, end of game, stagnation, then the next player.
+    fn end_turn(&mut self, seat: u8, report: &mut Report) {
+        let n = self.rules.players;
+        for k in 0..n {
+            let s = (seat + k) % n;
+            if self.is_active(s) && self.has_finished_now(s) {
+                self.finish(s, report);
+            }
+        }
+        if self.check_end(Ending::Finished) {
+            return;
+        }
+        let improved = report.finished != 0 || self.improved(seat);
+        if self.count_quiet_turn(improved) {
+            return;
+        }
+        self.advance(seat, report);
+    }
+
+    /// Whether `seat`'s progress beat its best (and records it).
+    fn improved(&mut self, seat: u8) -> bool {
+        if self.rules.stagnation_rounds == 0 || !self.is_active(seat) {
+            return false;
+        }
+        let p = self.progress(seat);
+        let better = p > self.best_progress[seat as usize];
+        if better {
+            self.best_progress[seat as usize] = p;
+        }
+        better
+    }
+
+    /// Counts a turn for stagnation; ends the game (and returns true) when the limit is reached.
+    fn count_quiet_turn(&mut self, improved: bool) -> bool {
+        if improved {
+            self.quiet_turns = 0;
+            return false;
+        }
+        self.quiet_turns += 1;
+        let rounds = u32::from(self.rules.stagnation_rounds);
+        if rounds > 0 && self.quiet_turns >= rounds * self.active_count() {
+            self.end(Ending::Stagnation);
+            return true;
+        }
+        false
+    }
+
+    /// Passes the turn on from `seat` to the next active seat that can move, passing automatically
+    /// those that cannot; ends the game on the move limit, stagnation or when nobody can move.
+    fn advance(&mut self, seat: u8, report: &mut Report) {
+        let n = self.rules.players;
+        let limit = self.rules.move_limit;
+        let mut s = seat;
+        for _ in 0..n {
+            s = (s + 1) % n;
+            if !self.is_active(s) {
+                continue;
+            }
+            if limit > 0 && self.turns[s as usize] >= limit {
+                self.end(Ending::MoveLimit);
+                return;
+            }
+            if self.has_legal_move(s) {
+                self.set_to_move(s);
+                return;
+            }
+            report.passes |= 1 << s;
+            self.turns[s as usize] += 1;
+            if self.count_quiet_turn(false) {
+                return;
+            }
+        }
+        self.end(Ending::Blocked);
+    }
+
+    fn set_to_move(&mut self, s: u8) {
+        self.hash ^= zobrist::TO_MOVE[self.to_move as usize] ^ zobrist::TO_MOVE[s as usize];
+        self.to_move = s;
+    }
+
+    /// Whether every set of `seat` has finished (RULES.md 1.4, 1.6).
+    pub(crate) fn has_finished_now(&self, seat: u8) -> bool {
+        Bits(u128::from(self.colours[seat as usize])).all(|c| self.set_finished(c))
+    }
+
+    fn set_finished(&self, colour: u8) -> bool {
+        let dest = self.camp_mask((colour + 3) % 6);
+        let own = self.pieces[colour as usize];
+        let filled = if self.rules.anti_blocking {
+            dest & !self.occupied == 0 && own & dest != 0
+        } else {
+            dest & !own == 0
+        };
+        let king = own & self.kings;
+        let tip = Camp::new_unchecked((colour + 3) % 6).tip().bit();
+        filled && (king == 0 || king & tip != 0)
+    }
+
+    fn finish(&mut self, seat: u8, report: &mut Report) {
+        self.places[seat as usize] = self.finished_count() + 1;
+        self.out |= 1 << seat;
+        report.finished |= 1 << seat;
+    }
+
+    /// Ends the game if at most one player is left, or at the first finisher when playing to the
+    /// end is off.
+    fn check_end(&mut self, ending: Ending) -> bool {
+        if self.active_count() <= 1 {
+            self.end(ending);
+        } else if self.finished_count() > 0 && !self.rules.play_to_the_end {
+            self.end(Ending::FirstFinished);
+        }
+        self.is_over()
+    }
+
+    /// Ends the game, placing the active seats after those already placed.
+    fn end(&mut self, ending: Ending) {
+        let top = self.finished_count() + 1;
+        let mut places = self.places;
+        let keys: Vec<(u8, (u32, i32))> = (0..self.rules.players)
+            .filter(|&s| self.is_active(s))
+            .map(|s| (s, self.standing_key(s)))
+            .collect();
+        for &(s, key) in &keys {
+            let better = match ending {
+                Ending::MoveLimit | Ending::Abandoned => 0,
+                _ => keys.iter().filter(|(_, k)| *k > key).count() as u8,
+            };
+            places[s as usize] = top + better;
+        }
+        self.outcome = Some(Outcome::new(ending, self.rules.players, places));
+    }
+
+    /// Where `seat` stands for the stagnation ranking of RULES.md 1.4.
+    pub fn standing(&self, seat: Seat) -> Standing {
+        let (home, distance) = self.standing_key(seat.0);
+        Standing {
+            in_destination: home,
+            distance: distance.unsigned_abs(),
+        }
+    }
+
+    /// The stagnation ranking key of `seat` (higher is better): pieces in the destination, then
+    /// minus the total distance of the others to the nearest destination hole not holding one of
+    /// the set's own pieces.
+    fn standing_key(&self, seat: u8) -> (u32, i32) {
+        let (mut home, mut distance) = (0u32, 0i32);
+        for colour in Bits(u128::from(
+            self.colours.get(seat as usize).copied().unwrap_or(0),
+        )) {
+            let dest = self.camp_mask((colour + 3) % 6);
+            let own = self.pieces[colour as usize];
+            home += (own & dest).count_ones();
+            let free = dest & !own;
+            for p in Bits(own & !dest) {
+                let nearest = Bits(free)
+                    .map(|f| distance_between(p, f))
+                    .min()
+                    .unwrap_or(0);
+                distance += i32::from(nearest);
+            }
+        }
+        (home, -distance)
+    }
+
+    /// Progress of `seat` for stagnation (higher is better): pieces in the destinations, then the
+    /// total distance of the pieces to their destination camp.
+    fn progress(&self, seat: u8) -> u32 {
+        let table = if self.rules.pieces == 15 {
+            &CAMP_DISTANCE_15
+        } else {
+            &CAMP_DISTANCE_10
+        };
+        let (mut home, mut distance) = (0u32, 0u32);
+        for colour in Bits(u128::from(self.colours[seat as usize])) {
+            let dest = (colour + 3) % 6;
+            let own = self.pieces[colour as usize];
+            home += (own & self.camp_mask(dest)).count_ones();
+            for p in Bits(own & !self.camp_mask(dest)) {
+                distance += u32::from(table[dest as usize][p as usize]);
+            }
+        }
+        (home << 16) | (0xffff - distance.min(0xffff))
+    }
+
+    /// `seat` resigns (RULES.md 1.4): with 2 players the other wins; with more, the resigner takes
+    /// the last free place, their pieces are removed and the others go on.
+    ///
+    /// # Errors
+    /// [`ResignError`] if the game is over or the seat is not playing.
+    pub fn resign(&mut self, seat: Seat) -> Result<Events, ResignError> {
+        if self.is_over() {
+            return Err(ResignError::GameOver);
+        }
+        if seat.0 >= self.rules.players || !self.is_active(seat.0) {
+            return Err(ResignError::NotPlaying(seat));
+        }
+        let s = seat.0;
+        self.places[s as usize] = self.rules.players - self.resigned.count_ones() as u8;
+        self.out |= 1 << s;
+        self.resigned |= 1 << s;
+        if self.rules.players > 2 {
+            for colour in Bits(u128::from(self.colours[s as usize])) {
+                let bits = self.pieces[colour as usize];
+                self.hash ^= zobrist::hash_bits(colour as usize, bits, &zobrist::PIECE);
+                self.hash ^= zobrist::hash_kings(bits & self.kings);
+                self.kings &= !bits;
+                self.occupied &= !bits;
+                self.pieces[colour as usize] = 0;
+            }
+        }
+        let mut report = Report::default();
+        if !self.check_end(Ending::Resignation) && s == self.to_move {
+            self.advance(s, &mut report);
+        }
+        Ok(self.events(s, report))
+    }
+
+    /// Ends the game with no result (the server calls it after 45 days without a move).
+    ///
+    /// # Errors
+    /// [`ResignError::GameOver`] if the game is already over.
+    pub fn abandon(&mut self) -> Result<Outcome, ResignError> {
+        if self.is_over() {
+            return Err(ResignError::GameOver);
+        }
+        self.end(Ending::Abandoned);
+        Ok(self.outcome.expect("just ended"))
+    }
+
+    fn events(&self, start: u8, report: Report) -> Events {
+        let n = self.rules.players;
+        let order = |mask: u8, first: u8| {
+            (0..n)
+                .map(move |k| (first + k) % n)
+                .filter(move |s| mask >> s & 1 != 0)
+        };
+        Events {
+            swapped: false,
+            finished: order(report.finished, start)
+                .map(|s| Finished {
+                    seat: Seat(s),
+                    place: self.places[s as usize],
+                })
+                .collect(),
+            passes: order(report.passes, (start + 1) % n).map(Seat).collect(),
+            outcome: self.outcome,
+        }
+    }
+
+    /// Builds a game from explicit pieces (used by the position file).
+    pub(crate) fn set_board(&mut self, pieces: [u128; 6], inert: u128, kings: u128, to_move: u8) {
+        self.pieces = pieces;
+        self.inert = inert;
+        self.kings = kings;
+        self.to_move = to_move;
+    }
+
+    /// Mutable access to the counters, for deserialising a saved game.
+    pub(crate) fn set_state(&mut self, state: SavedState) {
+        self.turns = state.turns;
+        self.places = state.places;
+        self.out = state.out;
+        self.resigned = state.resigned;
+        self.quiet_turns = state.quiet_turns;
+        self.outcome = state.outcome;
+    }
+
+    pub(crate) fn saved_state(&self) -> SavedState {
+        SavedState {
+            turns: self.turns,
+            places: self.places,
+            out: self.out,
+            resigned: self.resigned,
+            quiet_turns: self.quiet_turns,
+            outcome: self.outcome,
+        }
+    }
+
+    /// Checks the internal invariants (for tests): pieces disjoint, occupancy and hash consistent.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut seen = self.inert;
+        for (c, &p) in self.pieces.iter().enumerate() {
+            if seen & p != 0 {
+                return Err(format!("colour {c} overlaps another piece"));
+            }
+            seen |= p;
+        }
+        if seen != self.occupied || seen & !BOARD != 0 {
+            return Err("occupancy differs from the pieces".into());
+        }
+        if self.kings & !self.occupied != 0 {
+            return Err("a king on an empty hole".into());
+        }
+        if self.hash != self.compute_hash() {
+            return Err("incremental hash differs from the recomputed one".into());
+        }
+        Ok(())
+    }
+}
+
+/// A player's standing for the stagnation ranking (RULES.md 1.4): more pieces in the destination
+/// first, then the shorter remaining distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Standing {
+    /// Pieces in their destination camp (all sets).
+    pub in_destination: u32,
+    /// Sum over the other pieces of the hex distance to the nearest destination hole that does not
+    /// hold one of the set's own pieces.
+    pub distance: u32,
+}
+
+/// Game counters that are not on the board (for a saved game).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SavedState {
+    pub turns: [u16; 6],
+    pub places: [u8; 6],
+    pub out: u8,
+    pub resigned: u8,
+    pub quiet_turns: u32,
+    pub outcome: Option<Outcome>,
+}
+
+fn distance_between(a: u8, b: u8) -> u8 {
+    let (p, q) = (COORDS[a as usize], COORDS[b as usize]);
+    (p[0] - q[0])
+        .unsigned_abs()
+        .max((p[1] - q[1]).unsigned_abs())
+        .max((p[2] - q[2]).unsigned_abs())
+}
+
+/// What a turn did, as bit sets of seats.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Report {
+    pub finished: u8,
+    pub passes: u8,
+}
