@@ -90,7 +90,7 @@ function newRoom(game, settings) {
   let code = '';
   for (let i = 0; i < 6; i++) code += ALPHA[Math.floor(Math.random() * ALPHA.length)];
   const rules = game === 'cc'
-    ? { players: 2, sets: 1, pieces: 10, rule_set: 'international', anti_blocking: true, play_to_end: true, move_limit: 200, stagnation_rounds: 30, allow_five: true, fill_unused: false, no_resting_in_foreign_camps: false, forced_exit: false, no_leaving_destination: false, swap: false, long_jumps: false, ...(settings?.rules || {}) }
+    ? { players: 2, sets: 1, pieces: 10, rule_set: 'international', unused_camps: 'empty', anti_blocking: true, play_to_the_end: true, move_limit: 200, stagnation_rounds: 30, allow_five_players: true, rotate_first_player: true, random_first_player: false, no_resting_in_foreign_camps: false, forced_exit: false, no_leaving_destination: false, swap_rule: false, long_jumps: false, ...(settings?.rules || {}) }
     : { variant: 'international', three_vs_king_moves: 16, ...(settings?.rules || {}) };
   const room = { code, game, version: 1, status: 'lobby', settings: { show_legal_moves: true, rotate_first: true, random_first: false, confirm_move: false, cpu_ms: 1000, ...(settings || {}), rules }, seats: [], game_no: 0, g: null, sockets: new Set(), ids: new Set() };
   resize(room);
@@ -111,7 +111,7 @@ function view(room, client) {
     settings: room.settings, game_no: room.game_no,
     seats: room.seats.map((s, i) => ({ seat: i, kind: s.kind, name: s.name, level: s.level, online: s.kind === 'cpu' || s.online, ready: s.kind === 'cpu' || s.ready,
       ...(room.game === 'cc' ? { camps: [CAMPS[n][i]] } : { color: i === 0 ? 'white' : 'black' }) })),
-    state: room.g && {
+    play: room.g && {
       to_move: room.g.to_move, moves: room.g.moves, draw_offer: room.g.draw_offer ?? null, outcome: room.g.outcome,
       board: room.game === 'cc' ? { pieces: room.g.pieces, inert: [] } : { size, fen: '', pieces: room.g.pieces },
       legal_moves: room.g.to_move !== null && room.g.to_move === you ? legal(room) : [],

@@ -40,7 +40,7 @@ export function normalizeRoom(raw) {
     room.game_view = raw.game;
     room.game = raw.kind || raw.game_kind || guessKind(raw);
   } else {
-    room.game_view = raw.game_view ?? raw.state ?? raw.current ?? null;
+    room.game_view = raw.play ?? raw.game_view ?? raw.state ?? raw.current ?? null;
   }
   if (room.game !== 'cc' && room.game !== 'draughts') room.game = guessKind(raw);
   return /** @type {RoomView} */ (room);

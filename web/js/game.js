@@ -324,7 +324,7 @@ function hexDist(a, b) {
 export function seatName(room, seat) {
   const s = room.seats[seat];
   if (!s) return '?';
-  if (s.kind === 'cpu') return s.name || t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (s.level || 'normal'))) });
+  if (s.kind === 'cpu') return t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (s.level || 'normal'))) });
   return s.name || '?';
 }
 

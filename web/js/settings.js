@@ -33,16 +33,17 @@ const CC = [
   { id: 'rule_set', scope: 'rules', names: ['rule_set', 'ruleset', 'rules_type', 'kind', 'type'], type: 'select', label: 'opt_rule_set', help: 'opt_rule_set_help',
     options: () => [{ value: 'international', label: t('rule_set_international') }, { value: 'japanese', label: t('rule_set_japanese') }] },
   { id: 'anti_blocking', scope: 'rules', names: ['anti_blocking', 'antiblocking', 'anti_block'], type: 'bool', label: 'opt_anti_blocking', help: 'opt_anti_blocking_help' },
-  { id: 'play_to_end', scope: 'rules', names: ['play_to_end', 'play_to_the_end', 'play_until_end'], type: 'bool', label: 'opt_play_to_end', help: 'opt_play_to_end_help',
+  { id: 'play_to_end', scope: 'rules', names: ['play_to_the_end', 'play_to_end'], type: 'bool', label: 'opt_play_to_end', help: 'opt_play_to_end_help',
     visible: (s) => (get(s, 'players') ?? 2) >= 3 },
   { id: 'move_limit', scope: 'rules', names: ['move_limit', 'max_moves', 'moves_per_player', 'move_limit_per_player'], type: 'number', min: 10, max: 2000, label: 'opt_move_limit', help: 'opt_move_limit_help' },
   { id: 'stagnation', scope: 'rules', names: ['stagnation_rounds', 'stagnation', 'stagnation_limit'], type: 'number', min: 1, max: 1000, label: 'opt_stagnation', help: 'opt_stagnation_help' },
-  { id: 'allow_five', scope: 'rules', names: ['allow_five', 'five_players', 'allow_five_players', 'five_allowed'], type: 'bool', label: 'opt_allow_five', help: 'opt_allow_five_help' },
-  { id: 'fill_unused', scope: 'rules', names: ['fill_unused', 'fill_unused_camps', 'inert_unused', 'fill_empty_camps'], type: 'bool', label: 'opt_fill_unused', help: 'opt_fill_unused_help' },
+  { id: 'allow_five', scope: 'rules', names: ['allow_five_players', 'allow_five'], type: 'bool', label: 'opt_allow_five', help: 'opt_allow_five_help' },
+  { id: 'fill_unused', scope: 'rules', names: ['unused_camps'], type: 'select', label: 'opt_fill_unused', help: 'opt_fill_unused_help',
+    options: () => [{ value: 'empty', label: t('unused_empty') }, { value: 'filled', label: t('unused_filled') }] },
   { id: 'no_resting', scope: 'rules', names: ['no_resting_in_foreign_camps', 'no_resting', 'no_rest_in_foreign_camps', 'no_foreign_camps'], type: 'bool', label: 'opt_no_resting', help: 'opt_no_resting_help' },
   { id: 'forced_exit', scope: 'rules', names: ['forced_exit', 'force_exit'], type: 'bool', label: 'opt_forced_exit', help: 'opt_forced_exit_help' },
   { id: 'no_leaving', scope: 'rules', names: ['no_leaving_destination', 'no_leaving_dest', 'stay_in_destination', 'no_leaving'], type: 'bool', label: 'opt_no_leaving', help: 'opt_no_leaving_help' },
-  { id: 'swap', scope: 'rules', names: ['swap', 'swap_rule', 'masters_swap'], type: 'bool', label: 'opt_swap', help: 'opt_swap_help' },
+  { id: 'swap', scope: 'rules', names: ['swap_rule', 'swap'], type: 'bool', label: 'opt_swap', help: 'opt_swap_help' },
   { id: 'long_jumps', scope: 'rules', names: ['long_jumps', 'long_jump'], type: 'bool', label: 'opt_long_jumps', help: 'opt_long_jumps_help' },
 ];
 
@@ -102,6 +103,9 @@ export function change(st, id, v) {
   let n = set(st, id, v);
   if (id === 'swap' && v === true && get(n, 'anti_blocking') === true) n = set(n, 'anti_blocking', false);
   if (id === 'anti_blocking' && v === true && get(n, 'swap') === true) n = set(n, 'swap', false);
+  // Chinese checkers' rules carry the first-player flags too; the server lets the rules' copy win.
+  if (id === 'rotate_first' && n.rules && 'rotate_first_player' in n.rules) n = { ...n, rules: { ...n.rules, rotate_first_player: v } };
+  if (id === 'random_first' && n.rules && 'random_first_player' in n.rules) n = { ...n, rules: { ...n.rules, random_first_player: v } };
   if (id === 'players') {
     const sets = get(n, 'sets');
     if (typeof sets === 'number' && (v > 3 || (v === 3 && sets > 2))) n = set(n, 'sets', 1);
@@ -118,7 +122,7 @@ export function change(st, id, v) {
 export function settingsForm(game, st, editable, onChange) {
   const opts = [...(game === 'cc' ? CC : DRAUGHTS), ...COMMON];
   const rows = [];
-  const known = new Set();
+  const known = new Set(['rules:rotate_first_player', 'rules:random_first_player']);
   for (const o of opts) {
     const f = fieldOf(st, o);
     if (f) known.add(o.scope + ':' + f);

@@ -1,0 +1,139 @@
+// Shared helpers of the browser tests: server process, Chromium, screenshots, small assertions.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const E2E_DIR = dirname(fileURLToPath(import.meta.url));
+export const SHOTS = resolve(E2E_DIR, '../test-output/screenshots');
+
+/**
+ * Starts `dames serve` on a random port with a fresh database; resolves with its base URL.
+ * DAMES_URL skips this and uses a server already running (development).
+ */
+export async function startServer() {
+  if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {} };
+  const bin = resolve(E2E_DIR, process.env.DAMES_BIN || '../target/release/dames');
+  const dir = mkdtempSync(join(tmpdir(), 'dames-e2e-'));
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'dames.db')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  let log = '';
+  child.stderr.on('data', (d) => { log += d; if (process.env.E2E_SERVER_LOG) process.stderr.write(d); });
+  const base = await new Promise((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`server did not say "listening on" within 20 s:\n${out}\n${log}`)), 20000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m) { clearTimeout(timer); ok(m[1].replace(/\/$/, '')); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`server exited with ${code}:\n${out}\n${log}`)); });
+    child.on('error', (e) => { clearTimeout(timer); fail(e); });
+  });
+  child.removeAllListeners('exit');
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 3000); child.once('exit', () => { clearTimeout(t); r(); }); });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { base, stop, child };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A fresh browser context (its own cookies: a different person) with a remembered name and a
+ * short CPU think time for the games it creates.
+ * @param {import('playwright-core').Browser} browser
+ */
+export async function newPerson(browser, { name = 'Ana', lang = null, phone = false, cpuMs = 200 } = {}) {
+  const ctx = await browser.newContext(phone
+    ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+    : { viewport: { width: 1280, height: 860 } });
+  await ctx.addInitScript(([n, l, ms]) => {
+    if (n && !localStorage.getItem('dames.name')) localStorage.setItem('dames.name', n);
+    if (l && !localStorage.getItem('dames.lang')) localStorage.setItem('dames.lang', l);
+    if (ms) localStorage.setItem('dames.cpu_ms', String(ms));
+  }, [name, lang, cpuMs]);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  page.setDefaultTimeout(15000);
+  return { ctx, page };
+}
+
+export async function shot(page, name, opts = {}) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), ...opts });
+}
+
+export function assert(cond, message) {
+  if (!cond) throw new Error('assertion failed: ' + message);
+}
+
+export function equal(actual, expected, message) {
+  if (actual !== expected) throw new Error(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+/** Polls `f` until it returns a truthy value. */
+export async function until(f, message, timeout = 15000) {
+  const end = Date.now() + timeout;
+  let last;
+  while (Date.now() < end) {
+    last = await f();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out: ${message} (last: ${JSON.stringify(last)})`);
+}
+
+/** Number of moves in the move list of a game page. */
+export async function moveCount(page) {
+  return page.locator('[data-testid=moves] li[data-seat]').count();
+}
+
+/**
+ * Plays one legal move by clicking (or tapping) a movable piece and then a highlighted
+ * destination; picks the path of an ambiguous capture by its intermediate squares; confirms
+ * with ✓ when the room asks for it. Returns the cells moved from and to.
+ */
+export async function playAnyMove(page, { tap = false, pick = 0 } = {}) {
+  const press = (loc) => (tap ? loc.tap() : loc.click());
+  await page.locator('svg.board .piece.movable').first().waitFor();
+  const pieces = page.locator('svg.board .piece.movable');
+  const n = await pieces.count();
+  const piece = pieces.nth(pick % n);
+  const from = await piece.getAttribute('data-cell');
+  await press(piece);
+  const dests = page.locator('svg.board .dest:not(.choose)');
+  await dests.first().waitFor();
+  const dest = dests.last();
+  const to = await dest.getAttribute('data-dest');
+  await press(dest);
+  for (let i = 0; i < 10 && (await page.locator('svg.board .dest.choose').count()); i++) {
+    await press(page.locator('svg.board .dest.choose').first());
+  }
+  const confirm = page.locator('[data-action=confirm]');
+  if (await confirm.isVisible()) await press(confirm);
+  return { from, to };
+}
+
+/** The room code shown in a lobby. */
+export async function roomCode(page) {
+  const code = (await page.locator('[data-testid=room-code]').textContent()).trim();
+  assert(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/.test(code), `room code looks right (${code})`);
+  return code;
+}

@@ -1,0 +1,75 @@
+// Two people in two browser contexts: create a Chinese checkers room, join by code, start, play by
+// clicking, see each other's moves live, resign, rematch.
+import { assert, equal, moveCount, newPerson, playAnyMove, roomCode, shot, until } from '../lib.mjs';
+
+test('Chinese checkers with a friend: create, join by code, play live, resign, rematch', async ({ base, browser, track }) => {
+  const host = await newPerson(browser, { name: 'Ana' });
+  const guest = await newPerson(browser, { name: 'Bo' });
+  track(host.ctx);
+  track(guest.ctx);
+  const a = host.page;
+  const b = guest.page;
+
+  await a.goto(base + '/');
+  await a.click('[data-action=friends-cc]');
+  await a.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  const code = await roomCode(a);
+  assert(a.url().endsWith('/r/' + code), 'the URL is the room link');
+  equal(await a.locator('img.qr').getAttribute('src'), `/api/rooms/${code}/qr.svg`, 'QR code image');
+  await until(() => a.locator('img.qr').evaluate((img) => img.complete && img.naturalWidth > 0), 'QR code loaded');
+  equal(await a.locator('.seat').count(), 2, 'two seats by default');
+  assert(await a.locator('[data-action=start]').isDisabled(), 'cannot start with a free seat');
+  assert((await a.locator('.settings [data-opt]').count()) >= 10, 'the host sees the room options');
+
+  // The guest types the code in lower case on the home page.
+  await b.goto(base + '/');
+  await b.fill('#join-code', code.toLowerCase());
+  await b.click('[data-action=join-code]');
+  await b.waitForURL(new RegExp(`/r/${code}$`));
+  await b.locator('.seat.mine').waitFor();
+  assert((await b.locator('.seat.mine').textContent()).includes('Bo'), 'guest seated under their name');
+  assert(await b.locator('.settings input').first().isDisabled(), 'guest cannot change the settings');
+
+  // The host sees the guest arrive live, then starts.
+  await a.locator('.seat[data-seat="1"]', { hasText: 'Bo' }).waitFor();
+  await shot(a, '02-lobby-qr', { fullPage: true });
+  await a.click('[data-action=start]');
+  await a.locator('svg.board-cc').waitFor();
+  await b.locator('svg.board-cc').waitFor();
+  equal(await a.locator('svg.board .piece').count(), 20, '20 pieces on the star');
+
+  // Whoever is to move plays by clicking; the other sees it live. Four moves.
+  for (let i = 0; i < 4; i++) {
+    const mover = await until(async () => {
+      if (await a.locator('.status.mine').count()) return a;
+      if (await b.locator('.status.mine').count()) return b;
+      return null;
+    }, 'someone to move');
+    const other = mover === a ? b : a;
+    const { to } = await playAnyMove(mover);
+    await until(async () => (await moveCount(other)) === i + 1, `the other sees move ${i + 1}`);
+    await until(async () => (await moveCount(mover)) === i + 1, `the mover sees move ${i + 1}`);
+    await other.locator(`svg.board .piece[data-cell="${to}"]`).waitFor();
+    await other.locator('svg.board .last-to').waitFor();
+  }
+  await shot(a, '03-cc-game');
+
+  // The guest resigns: with two players the host wins.
+  await b.click('[data-action=resign]');
+  const dlg = b.locator('dialog');
+  assert((await dlg.textContent()).includes('l’autre personne gagne'), 'the confirmation states the consequence');
+  await dlg.locator('[data-value=yes]').click();
+  await a.locator('[data-testid=result] h2', { hasText: 'Vous avez gagné' }).waitFor();
+  await b.locator('[data-testid=result] h2', { hasText: 'Ana gagne' }).waitFor();
+  await shot(a, '05-end-screen');
+
+  // Rematch in the same room: both press « Rejouer ».
+  await a.click('[data-action=rematch]');
+  await b.locator('[data-testid=result] .tag.good').waitFor();
+  await b.click('[data-action=rematch]');
+  for (const p of [a, b]) {
+    await until(async () => (await p.locator('[data-testid=result]').isHidden()) && (await moveCount(p)) === 0, 'a new game started');
+    await p.locator('svg.board-cc').waitFor();
+  }
+  equal(a.errors.concat(b.errors).length, 0, 'no script error');
+});
