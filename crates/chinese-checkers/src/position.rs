@@ -437,7 +437,7 @@ impl Game {
             self.kings ^= both;
             self.hash ^= zobrist::KING[from as usize] ^ zobrist::KING[to as usize];
         }
-        self.turns[seat as usize] += 1;
+        self.turns[seat as usize] = self.turns[seat as usize].saturating_add(1);
         let mut report = Report::default();
         self.end_turn(seat, &mut report);
         report
@@ -481,7 +481,7 @@ impl Game {
             self.quiet_turns = 0;
             return false;
         }
-        self.quiet_turns += 1;
+        self.quiet_turns = self.quiet_turns.saturating_add(1);
         let rounds = u32::from(self.rules.stagnation_rounds);
         if rounds > 0 && self.quiet_turns >= rounds * self.active_count() {
             self.end(Ending::Stagnation);
@@ -510,7 +510,7 @@ impl Game {
                 return;
             }
             report.passes |= 1 << s;
-            self.turns[s as usize] += 1;
+            self.turns[s as usize] = self.turns[s as usize].saturating_add(1);
             if self.count_quiet_turn(false) {
                 return;
             }
@@ -709,6 +709,17 @@ impl Game {
         self.resigned = state.resigned;
         self.quiet_turns = state.quiet_turns;
         self.outcome = state.outcome;
+    }
+
+    /// Restores the best progress of each seat (stagnation), after [`Game::refresh`].
+    pub(crate) fn set_best_progress(&mut self, best: &[u32]) {
+        for (slot, &b) in self.best_progress.iter_mut().zip(best) {
+            *slot = b;
+        }
+    }
+
+    pub(crate) fn best_progress(&self) -> &[u32] {
+        &self.best_progress[..self.rules.seat_count()]
     }
 
     pub(crate) fn saved_state(&self) -> SavedState {

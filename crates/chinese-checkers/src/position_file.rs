@@ -78,6 +78,9 @@ pub struct StateForm {
     /// The outcome, if the game is over.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Each seat's best progress so far (stagnation); recomputed from the board if absent.
+    #[serde(default)]
+    pub best_progress: Vec<u32>,
 }
 
 /// A position file (see the module doc).
@@ -252,6 +255,14 @@ impl PositionFile {
             game.set_state(state.to_saved(&rules)?);
         }
         game.refresh();
+        if let Some(state) = &self.state {
+            if !state.best_progress.is_empty() && state.best_progress.len() != rules.seat_count() {
+                return Err(PositionError::BadState(
+                    "best_progress needs one entry per seat",
+                ));
+            }
+            game.set_best_progress(&state.best_progress);
+        }
         Ok(game)
     }
 
@@ -282,7 +293,10 @@ impl PositionFile {
             to_move: game.to_move().0,
             seats,
             inert: (inert != standard).then(|| inert.collect()),
-            state: Some(StateForm::from_saved(&rules, &game.saved_state())),
+            state: Some(StateForm {
+                best_progress: game.best_progress().to_vec(),
+                ..StateForm::from_saved(&rules, &game.saved_state())
+            }),
         }
     }
 }
@@ -348,6 +362,7 @@ impl StateForm {
                 .collect(),
             quiet_turns: saved.quiet_turns,
             outcome: saved.outcome,
+            best_progress: Vec::new(),
         }
     }
 }
