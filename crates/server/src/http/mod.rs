@@ -1,0 +1,158 @@
+//! The HTTP edge: extractors shared by the handlers (JSON bodies with typed errors, the
+//! caller's identity from cookies and headers), the client cookie middleware, and the router.
+
+pub mod rooms;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::http::{header, request::Parts, HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use serde::de::DeserializeOwned;
+
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::token;
+
+pub use rooms::router;
+
+/// Largest request body accepted.
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// A JSON body read with the protocol's errors (`bad_json`, `too_large`).
+#[derive(Debug)]
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|rej| {
+                if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    AppError::TooLarge
+                } else {
+                    AppError::BadJson(rej.body_text())
+                }
+            })?;
+        let bytes = if bytes.iter().all(u8::is_ascii_whitespace) {
+            &b"{}"[..]
+        } else {
+            &bytes[..]
+        };
+        serde_json::from_slice(bytes)
+            .map(JsonBody)
+            .map_err(|e| AppError::BadJson(e.to_string()))
+    }
+}
+
+/// The `dames_client` cookie of the caller (set by [`client_cookie`] when missing).
+#[derive(Clone, Debug)]
+pub struct ClientId(pub String);
+
+/// Who is calling: address, browser identity and the raw headers (for seat tokens).
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// Peer IP address (the rate-limit key with the client id).
+    pub ip: IpAddr,
+    /// The `dames_client` cookie.
+    pub client: String,
+    headers: HeaderMap,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AppError> {
+        let ip = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        let client = parts
+            .extensions
+            .get::<ClientId>()
+            .map(|c| c.0.clone())
+            .unwrap_or_default();
+        Ok(Self {
+            ip,
+            client,
+            headers: parts.headers.clone(),
+        })
+    }
+}
+
+impl Caller {
+    /// The seat token the caller presents for room `code`: the `dames_seat_{CODE}` cookie or
+    /// the `Authorization: Bearer` header.
+    ///
+    /// # Errors
+    /// `token_mismatch` if both are present and differ.
+    pub fn seat_token(&self, code: &str) -> Result<Option<String>, AppError> {
+        let cookie = cookie(&self.headers, &seat_cookie_name(code));
+        let bearer = self
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|t| t.trim().to_owned());
+        match (cookie, bearer) {
+            (Some(c), Some(b)) if c != b => Err(AppError::TokenMismatch),
+            (c, b) => Ok(b.or(c)),
+        }
+    }
+
+    /// The request headers.
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+}
+
+/// Name of the seat cookie of room `code`.
+pub fn seat_cookie_name(code: &str) -> String {
+    format!("dames_seat_{code}")
+}
+
+/// The value of cookie `name`, if sent.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim().to_owned())
+}
+
+const YEAR: u32 = 365 * 24 * 3600;
+
+/// A `Set-Cookie` value for an HttpOnly cookie (`max_age` 0 deletes it).
+pub fn set_cookie(name: &str, value: &str, max_age: u32, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    let cookie =
+        format!("{name}={value}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}");
+    HeaderValue::from_str(&cookie).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// Middleware: gives every browser a `dames_client` cookie (128 random bits) on the first
+/// response that lacks it.
+pub async fn client_cookie(
+    State(state): State<AppState>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let sent = cookie(req.headers(), "dames_client").filter(|c| token::is_hex128(c));
+    let id = sent.clone().unwrap_or_else(token::random_hex128);
+    req.extensions_mut().insert(ClientId(id.clone()));
+    let secure = state.secure_cookies();
+    let mut response = next.run(req).await;
+    if sent.is_none() {
+        response.headers_mut().append(
+            header::SET_COOKIE,
+            set_cookie("dames_client", &id, YEAR, secure),
+        );
+    }
+    response
+}

@@ -1,0 +1,493 @@
+//! Handlers of `/api/rooms…` (docs/protocol.md, "HTTP API"): thin wrappers that find the room,
+//! identify the seat, and run one [`Room`] operation through [`crate::rooms::Rooms::mutate`].
+
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use dames_ai::Level;
+
+use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::game::GameKind;
+use crate::ratelimit::Action as Limit;
+use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
+use crate::rooms::{blocking, RoomCell};
+use crate::{qr, token};
+
+/// The routes under `/api`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/rooms", post(create))
+        .route("/rooms/{code}", get(show))
+        .route("/rooms/{code}/join", post(join))
+        .route("/rooms/{code}/leave", post(leave))
+        .route("/rooms/{code}/settings", post(settings))
+        .route("/rooms/{code}/seats/{seat}", post(seat))
+        .route("/rooms/{code}/start", post(start))
+        .route("/rooms/{code}/move", post(play))
+        .route("/rooms/{code}/resign", post(resign))
+        .route("/rooms/{code}/draw", post(draw))
+        .route("/rooms/{code}/rematch", post(rematch))
+        .route("/rooms/{code}/qr.svg", get(qr_svg))
+        .route("/rooms/{code}/events", get(events))
+        .route("/me/rooms", get(my_rooms))
+        .fallback(|| async { AppError::NotFound })
+}
+
+/// Finds a room by a code typed by someone, counting unknown codes against the caller (codes
+/// must not be guessable by brute force).
+pub async fn lookup(
+    state: &AppState,
+    caller: &Caller,
+    code: &str,
+) -> Result<Arc<RoomCell>, AppError> {
+    let client = Some(caller.client.as_str());
+    state.limiter.check(Limit::UnknownCode, caller.ip, client)?;
+    let found = match token::normalize_code(code) {
+        Some(code) => state.rooms.get(&code).await,
+        None => Err(AppError::UnknownRoom),
+    };
+    if matches!(found, Err(AppError::UnknownRoom)) {
+        state.limiter.take(Limit::UnknownCode, caller.ip, client)?;
+    }
+    found
+}
+
+/// The seat the caller holds in `room`, if any (an unknown token is no seat).
+pub fn seat_in(room: &Room, caller: &Caller) -> Result<Option<usize>, AppError> {
+    Ok(caller
+        .seat_token(&room.code)?
+        .and_then(|t| room.seat_of_token(&t)))
+}
+
+fn seated(room: &Room, caller: &Caller) -> Result<usize, AppError> {
+    seat_in(room, caller)?.ok_or(AppError::NotSeated)
+}
+
+fn host(room: &Room, caller: &Caller) -> Result<(), AppError> {
+    match seated(room, caller)? {
+        0 => Ok(()),
+        _ => Err(AppError::NotHost),
+    }
+}
+
+/// The room as the caller sees it now.
+async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<Value, AppError> {
+    let room = cell.room.lock().await;
+    let you = seat_in(&room, caller)?;
+    Ok(room.view(you))
+}
+
+/// Answer with a seat: `{"seat","token","room"}` and the seat cookie.
+fn seat_answer(
+    state: &AppState,
+    status: StatusCode,
+    code: &str,
+    seat: usize,
+    token: &str,
+    room: Value,
+) -> Response {
+    let mut headers = HeaderMap::new();
+    let cookie = set_cookie(
+        &seat_cookie_name(code),
+        token,
+        400 * 24 * 3600,
+        state.secure_cookies(),
+    );
+    headers.insert(header::SET_COOKIE, cookie);
+    let body = json!({"code": code, "seat": seat, "token": token, "room": room});
+    (status, headers, Json(body)).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRoom {
+    game: String,
+    name: String,
+    #[serde(default)]
+    settings: SettingsInput,
+    cpu: Option<CpuChoice>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CpuChoice {
+    level: String,
+}
+
+fn level(name: &str) -> Result<Level, AppError> {
+    Level::from_name(name)
+        .ok_or_else(|| AppError::InvalidSettings(format!("unknown CPU level {name:?}")))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody<CreateRoom>,
+) -> Result<Response, AppError> {
+    let kind = GameKind::from_name(&body.game).ok_or_else(|| {
+        AppError::InvalidSettings(format!(
+            "unknown game {:?}: \"cc\" or \"draughts\"",
+            body.game
+        ))
+    })?;
+    let name = valid_name(&body.name)?;
+    let (settings, seats) = Settings::new(kind, &body.settings)?;
+    let cpu = body.cpu.map(|c| level(&c.level)).transpose()?;
+    state
+        .limiter
+        .take(Limit::Create, caller.ip, Some(&caller.client))?;
+    let token = token::random_hex128();
+    let host = Occupant::Human {
+        name,
+        token_hash: token::hash_token(&token),
+        client: Some(caller.client.clone()),
+    };
+    let random = random_u64();
+    let (cell, ()) = state
+        .rooms
+        .create(|code, ch, now| {
+            let mut room = Room::new(code, kind, settings, seats, host.clone(), now);
+            if let Occupant::Human { name, .. } = &host {
+                ch.events
+                    .push(json!({"kind": "joined", "seat": 0, "name": name}));
+            }
+            if let Some(level) = cpu {
+                for n in 1..seats {
+                    room.set_seat(n, SeatAction::Cpu(level), ch)?;
+                }
+                room.start(random, now, ch)?;
+            }
+            Ok((room, ()))
+        })
+        .await?;
+    let room = cell.room.lock().await;
+    Ok(seat_answer(
+        &state,
+        StatusCode::CREATED,
+        &room.code,
+        0,
+        &token,
+        room.view(Some(0)),
+    ))
+}
+
+/// 64 random bits from the OS (first player draws).
+pub fn random_u64() -> u64 {
+    let hex = token::random_hex128();
+    u64::from_str_radix(&hex[..16], 16).unwrap_or(0)
+}
+
+async fn show(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    Ok(Json(view_for(&cell, &caller).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    name: String,
+    seat: Option<usize>,
+}
+
+async fn join(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<JoinBody>,
+) -> Result<Response, AppError> {
+    state
+        .limiter
+        .take(Limit::Join, caller.ip, Some(&caller.client))?;
+    let cell = lookup(&state, &caller, &code).await?;
+    let name = valid_name(&body.name)?;
+    let presented = {
+        let room = cell.room.lock().await;
+        caller
+            .seat_token(&room.code)?
+            .and_then(|t| room.seat_of_token(&t).map(|s| (s, t)))
+    };
+    let (seat, token) = match presented {
+        Some(found) => found,
+        None => {
+            let token = token::random_hex128();
+            let occupant = Occupant::Human {
+                name,
+                token_hash: token::hash_token(&token),
+                client: Some(caller.client.clone()),
+            };
+            let seat = state
+                .rooms
+                .mutate(&cell, |room, ch, _| room.join(body.seat, occupant, ch))
+                .await?;
+            (seat, token)
+        }
+    };
+    let room = cell.room.lock().await;
+    Ok(seat_answer(
+        &state,
+        StatusCode::OK,
+        &room.code,
+        seat,
+        &token,
+        room.view(Some(seat)),
+    ))
+}
+
+/// Runs `op` for the caller's seat (`host_only`: the host's) and answers the room view.
+async fn act(
+    state: &AppState,
+    caller: &Caller,
+    code: &str,
+    host_only: bool,
+    op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<(), AppError>,
+) -> Result<Json<Value>, AppError> {
+    let cell = lookup(state, caller, code).await?;
+    state
+        .rooms
+        .mutate(&cell, |room, ch, now| {
+            let seat = seated(room, caller)?;
+            if host_only {
+                host(room, caller)?;
+            }
+            op(room, seat, ch, now)
+        })
+        .await?;
+    Ok(Json(view_for(&cell, caller).await?))
+}
+
+async fn leave(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Response, AppError> {
+    let view = act(&state, &caller, &code, false, |room, seat, ch, _| {
+        room.leave(seat, ch)
+    })
+    .await?;
+    let name = token::normalize_code(&code)
+        .map(|c| seat_cookie_name(&c))
+        .unwrap_or_default();
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        header::SET_COOKIE,
+        set_cookie(&name, "", 0, state.secure_cookies()),
+    );
+    Ok((headers, view).into_response())
+}
+
+async fn settings(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(input): JsonBody<SettingsInput>,
+) -> Result<Json<Value>, AppError> {
+    act(&state, &caller, &code, true, |room, _, ch, _| {
+        room.set_settings(&input, ch)
+    })
+    .await
+}
+
+fn seat_action(body: &Value) -> Result<SeatAction, AppError> {
+    let bad = || {
+        AppError::BadJson("expected {\"cpu\":\"level\"}, {\"cpu\":null} or {\"kick\":true}".into())
+    };
+    match (body.get("cpu"), body.get("kick")) {
+        (Some(Value::Null), None) => Ok(SeatAction::Empty),
+        (Some(Value::String(l)), None) => Ok(SeatAction::Cpu(level(l)?)),
+        (None, Some(Value::Bool(true))) => Ok(SeatAction::Kick),
+        _ => Err(bad()),
+    }
+}
+
+async fn seat(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((code, n)): Path<(String, String)>,
+    JsonBody(body): JsonBody<Value>,
+) -> Result<Json<Value>, AppError> {
+    let n: usize = n
+        .parse()
+        .map_err(|_| AppError::WrongState("this room has no such seat".into()))?;
+    let action = seat_action(&body)?;
+    act(&state, &caller, &code, true, |room, _, ch, _| {
+        room.set_seat(n, action, ch)
+    })
+    .await
+}
+
+async fn start(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let random = random_u64();
+    act(&state, &caller, &code, true, |room, _, ch, now| {
+        room.start(random, now, ch)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    id: Option<String>,
+    #[serde(rename = "move")]
+    mv: Value,
+}
+
+/// Longest client move id.
+pub const MAX_MOVE_ID: usize = 64;
+
+/// Checks a client move id.
+///
+/// # Errors
+/// `bad_json` for an empty or too long id.
+pub fn check_move_id(id: Option<&str>) -> Result<(), AppError> {
+    match id {
+        Some(id) if id.is_empty() || id.len() > MAX_MOVE_ID => Err(AppError::BadJson(format!(
+            "a move id has 1 to {MAX_MOVE_ID} characters"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+async fn play(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<MoveBody>,
+) -> Result<Json<Value>, AppError> {
+    check_move_id(body.id.as_deref())?;
+    let cell = lookup(&state, &caller, &code).await?;
+    let applied = state
+        .rooms
+        .mutate(&cell, |room, ch, now| {
+            let seat = seated(room, &caller)?;
+            room.play_move(seat, body.id.as_deref(), &body.mv, now, ch)
+        })
+        .await?;
+    Ok(Json(
+        json!({"applied": applied, "room": view_for(&cell, &caller).await?}),
+    ))
+}
+
+async fn resign(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    act(&state, &caller, &code, false, |room, seat, ch, now| {
+        room.resign(seat, now, ch)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawBody {
+    action: DrawAction,
+}
+
+async fn draw(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<DrawBody>,
+) -> Result<Json<Value>, AppError> {
+    act(&state, &caller, &code, false, |room, seat, ch, now| {
+        room.draw(seat, body.action, now, ch)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RematchBody {
+    ready: bool,
+}
+
+async fn rematch(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<RematchBody>,
+) -> Result<Json<Value>, AppError> {
+    let random = random_u64();
+    act(&state, &caller, &code, false, |room, seat, ch, now| {
+        room.rematch(seat, body.ready, random, now, ch)
+    })
+    .await
+}
+
+async fn qr_svg(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Response, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    let code = cell.room.lock().await.code.clone();
+    let url = format!("{}/r/{code}", state.origin(caller.headers()));
+    let svg = qr::svg(&url).map_err(|e| AppError::internal("QR code", e))?;
+    let headers = [
+        (header::CONTENT_TYPE, "image/svg+xml"),
+        (header::CACHE_CONTROL, "public, max-age=3600"),
+    ];
+    Ok((headers, svg).into_response())
+}
+
+#[derive(Deserialize)]
+struct Since {
+    since: Option<i64>,
+}
+
+async fn events(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    Query(q): Query<Since>,
+) -> Result<Json<Value>, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    let (code, version, view) = {
+        let room = cell.room.lock().await;
+        (
+            room.code.clone(),
+            room.version,
+            room.view(seat_in(&room, &caller)?),
+        )
+    };
+    let store = state.rooms.store().clone();
+    let since = q.since.unwrap_or(0).max(0);
+    let rows = blocking(move || store.events_since(&code, since, version)).await?;
+    let events: Vec<Value> = rows.iter().map(event_json).collect();
+    Ok(Json(json!({"events": events, "room": view})))
+}
+
+/// `{"version":N,"event":Event}` from a stored event.
+pub fn event_json(row: &crate::store::EventRow) -> Value {
+    let event: Value = serde_json::from_str(&row.event).unwrap_or(Value::Null);
+    json!({"version": row.version, "event": event})
+}
+
+async fn my_rooms(State(state): State<AppState>, caller: Caller) -> Result<Json<Value>, AppError> {
+    let store = state.rooms.store().clone();
+    let client = caller.client.clone();
+    let rows = blocking(move || store.rooms_of_client(&client)).await?;
+    let rooms: Vec<Value> = rows
+        .into_iter()
+        .map(|(code, seat)| json!({"code": code, "seat": seat}))
+        .collect();
+    Ok(Json(json!({"rooms": rooms})))
+}

@@ -1,0 +1,66 @@
+//! The retention job (docs/storage.md): rooms never started are deleted 7 days after their last
+//! activity, finished games 30 days after they end, and a game with no move for 45 days ends as
+//! abandoned (no result) and is then deleted 30 days later. The durations come from
+//! [`crate::config::Retention`].
+
+use std::time::Duration;
+
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::rooms::{blocking, now_ms};
+use crate::store::Cutoffs;
+
+/// Runs [`sweep`] forever at the configured interval.
+pub async fn run(state: AppState) {
+    let mut tick = tokio::time::interval(
+        state
+            .config
+            .retention
+            .sweep_every
+            .max(Duration::from_millis(10)),
+    );
+    loop {
+        tick.tick().await;
+        match sweep(&state).await {
+            Ok((deleted, abandoned)) if deleted + abandoned > 0 => {
+                tracing::info!("retention: {deleted} rooms deleted, {abandoned} games abandoned");
+            }
+            Ok(_) => {}
+            Err(err) => tracing::error!("retention sweep failed: {err}"),
+        }
+    }
+}
+
+fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// One pass: abandons idle games and deletes expired rooms. Returns (deleted, abandoned).
+///
+/// # Errors
+/// If the store fails.
+pub async fn sweep(state: &AppState) -> Result<(usize, usize), AppError> {
+    let r = &state.config.retention;
+    let now = now_ms();
+    let cutoffs = Cutoffs {
+        lobby_active_before: now.saturating_sub(ms(r.lobby)),
+        finished_before: now.saturating_sub(ms(r.finished)),
+        idle_before: now.saturating_sub(ms(r.idle)),
+    };
+    let store = state.rooms.store().clone();
+    let due = blocking(move || store.due(cutoffs)).await?;
+    for code in &due.abandon {
+        let cell = state.rooms.get(code).await?;
+        state
+            .rooms
+            .mutate(&cell, |room, ch, now| {
+                room.abandon(now, ch);
+                Ok(())
+            })
+            .await?;
+    }
+    for code in &due.delete {
+        state.rooms.delete(code).await?;
+    }
+    Ok((due.delete.len(), due.abandon.len()))
+}

@@ -1,0 +1,707 @@
+//! A room and its rules of play (RULES.md part 3, docs/protocol.md): seats, host, settings,
+//! start, moves, resignation, draw offers, rematch, presence. Pure state changes: each operation
+//! works on a copy of the room, records what it did in a [`Change`] (events to broadcast, game
+//! log entries to persist), and the caller ([`crate::rooms`]) commits the copy only once the
+//! change is durable.
+
+use std::collections::HashSet;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use dames_ai::Level;
+
+use crate::error::AppError;
+use crate::game::{self, GameKind, GameState};
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Seats being taken, settings being chosen.
+    Lobby,
+    /// A game is being played.
+    Playing,
+    /// The last game is over (a rematch may start the next one).
+    Finished,
+}
+
+impl Status {
+    /// The protocol's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Lobby => "lobby",
+            Self::Playing => "playing",
+            Self::Finished => "finished",
+        }
+    }
+
+    /// From the protocol's name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Lobby, Self::Playing, Self::Finished]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+    }
+}
+
+/// Who sits on a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Occupant {
+    /// Nobody.
+    Empty,
+    /// A person, proven by the seat token whose SHA-256 is kept.
+    Human {
+        /// Their name.
+        name: String,
+        /// SHA-256 of their seat token.
+        token_hash: [u8; 32],
+        /// Their `dames_client` cookie, if known.
+        client: Option<String>,
+    },
+    /// A CPU player.
+    Cpu(Level),
+}
+
+/// A seat of the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// Who sits there.
+    pub occupant: Occupant,
+    /// Ready for a rematch.
+    pub ready: bool,
+    /// Open WebSocket connections of this seat (memory only).
+    pub connections: u32,
+}
+
+impl Seat {
+    fn empty() -> Self {
+        Self {
+            occupant: Occupant::Empty,
+            ready: false,
+            connections: 0,
+        }
+    }
+
+    /// Whether a person or a CPU sits here.
+    pub fn is_taken(&self) -> bool {
+        self.occupant != Occupant::Empty
+    }
+}
+
+/// The room settings (docs/protocol.md `Settings`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The engine's rules, normalised.
+    pub rules: Value,
+    /// « Montrer les coups légaux ».
+    pub show_legal_moves: bool,
+    /// « Changer qui commence ».
+    pub rotate_first: bool,
+    /// Random first player.
+    pub random_first: bool,
+    /// Ask before sending a move.
+    pub confirm_move: bool,
+    /// CPU think time in milliseconds.
+    pub cpu_ms: u64,
+}
+
+/// Longest CPU think time a room may ask for.
+pub const MAX_CPU_MS: u64 = 30_000;
+
+/// `Settings` as received: every field optional.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsInput {
+    /// Replaces the rules (missing fields take the engine's defaults).
+    pub rules: Option<Value>,
+    pub show_legal_moves: Option<bool>,
+    pub rotate_first: Option<bool>,
+    pub random_first: Option<bool>,
+    pub confirm_move: Option<bool>,
+    pub cpu_ms: Option<u64>,
+}
+
+impl Settings {
+    /// The defaults of RULES.md for `kind`, changed by `input`.
+    ///
+    /// # Errors
+    /// `invalid_settings` with the engine's message.
+    pub fn new(kind: GameKind, input: &SettingsInput) -> Result<(Self, usize), AppError> {
+        let defaults = Self {
+            rules: Value::Null,
+            show_legal_moves: true,
+            rotate_first: true,
+            random_first: false,
+            confirm_move: false,
+            cpu_ms: 1000,
+        };
+        defaults.with(kind, input)
+    }
+
+    /// These settings changed by `input`, and the number of seats of the new rules.
+    ///
+    /// # Errors
+    /// `invalid_settings` with the engine's message.
+    pub fn with(&self, kind: GameKind, input: &SettingsInput) -> Result<(Self, usize), AppError> {
+        let mut s = self.clone();
+        s.show_legal_moves = input.show_legal_moves.unwrap_or(s.show_legal_moves);
+        s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
+        s.random_first = input.random_first.unwrap_or(s.random_first);
+        s.confirm_move = input.confirm_move.unwrap_or(s.confirm_move);
+        s.cpu_ms = input.cpu_ms.unwrap_or(s.cpu_ms);
+        if s.cpu_ms > MAX_CPU_MS {
+            return Err(AppError::InvalidSettings(format!(
+                "cpu_ms must be at most {MAX_CPU_MS}"
+            )));
+        }
+        let mut rules = match (&input.rules, &s.rules) {
+            (Some(r), _) => r.clone(),
+            (None, Value::Null) => json!({}),
+            (None, r) => r.clone(),
+        };
+        if kind == GameKind::Cc {
+            s.sync_first_player_rules(&mut rules, input);
+        }
+        let info = game::validate_rules(kind, Some(&rules)).map_err(AppError::InvalidSettings)?;
+        s.rules = info.rules;
+        Ok((s, info.seats))
+    }
+
+    /// Chinese checkers' rules carry the first-player options too: the room-level flags and the
+    /// rules' fields are kept equal (the rules' fields win when both are given).
+    fn sync_first_player_rules(&mut self, rules: &mut Value, input: &SettingsInput) {
+        let Some(obj) = rules.as_object_mut() else {
+            return;
+        };
+        let given = input.rules.as_ref().and_then(Value::as_object);
+        let from_rules = |key: &str| given.and_then(|g| g.get(key)).and_then(Value::as_bool);
+        self.rotate_first = from_rules("rotate_first_player").unwrap_or(self.rotate_first);
+        self.random_first = from_rules("random_first_player").unwrap_or(self.random_first);
+        obj.insert("rotate_first_player".into(), self.rotate_first.into());
+        obj.insert("random_first_player".into(), self.random_first.into());
+    }
+
+    /// The protocol's JSON.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "rules": self.rules,
+            "show_legal_moves": self.show_legal_moves,
+            "rotate_first": self.rotate_first,
+            "random_first": self.random_first,
+            "confirm_move": self.confirm_move,
+            "cpu_ms": self.cpu_ms,
+        })
+    }
+
+    /// Reads back [`Settings::to_json`] (stored rooms).
+    pub fn from_json(kind: GameKind, value: &Value) -> Result<(Self, usize), String> {
+        let input: SettingsInput =
+            serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
+        Self::new(kind, &input).map_err(|e| e.to_string())
+    }
+}
+
+/// The current (or last) game of a room.
+#[derive(Clone, Debug)]
+pub struct Play {
+    /// The engine's state.
+    pub state: GameState,
+    /// `MoveRecord`s of the game, in order.
+    pub records: Vec<Value>,
+    /// Draughts: the seat offering a draw.
+    pub draw_offer: Option<usize>,
+    /// Entries in the game log so far (next `seq`).
+    pub log_len: i64,
+}
+
+/// One entry of a game log (the `actions` table): what replaying needs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A move, with the client's id if it gave one.
+    Move {
+        seat: usize,
+        mv: Value,
+        client_id: Option<String>,
+    },
+    /// A resignation.
+    Resign { seat: usize },
+    /// A draw by agreement.
+    Draw,
+    /// The game ended with no result (45 days without a move).
+    Abandon,
+}
+
+/// What one operation did.
+#[derive(Debug, Default)]
+pub struct Change {
+    /// Events, in order (each gets the next version).
+    pub events: Vec<Value>,
+    /// Game log entries of the current game.
+    pub actions: Vec<Action>,
+    /// Whether this counts as activity for retention (everything but presence).
+    pub activity: bool,
+}
+
+impl Change {
+    fn event(&mut self, event: Value) {
+        self.events.push(event);
+        self.activity = true;
+    }
+}
+
+/// A room.
+#[derive(Clone, Debug)]
+pub struct Room {
+    pub code: String,
+    pub kind: GameKind,
+    pub settings: Settings,
+    pub seats: Vec<Seat>,
+    pub status: Status,
+    /// Version of the last event.
+    pub version: i64,
+    /// 0 before the first start, then the number of the current game.
+    pub game_no: i64,
+    /// The seat that moves first in the current game.
+    pub first_seat: usize,
+    pub play: Option<Play>,
+    pub created_at: i64,
+    pub active_at: i64,
+    pub last_move_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    /// Client move ids already applied in this room.
+    pub move_ids: HashSet<String>,
+}
+
+/// Checks a player name (1–24 characters after trimming, no control characters).
+///
+/// # Errors
+/// `invalid_name`.
+pub fn valid_name(name: &str) -> Result<String, AppError> {
+    let name = name.trim();
+    let len = name.chars().count();
+    if !(1..=24).contains(&len) || name.chars().any(char::is_control) {
+        return Err(AppError::InvalidName);
+    }
+    Ok(name.to_owned())
+}
+
+fn wrong_state(msg: &str) -> AppError {
+    AppError::WrongState(msg.to_owned())
+}
+
+impl Room {
+    /// A new room in the lobby with its host on seat 0.
+    pub fn new(
+        code: String,
+        kind: GameKind,
+        settings: Settings,
+        seats: usize,
+        host: Occupant,
+        now: i64,
+    ) -> Self {
+        let mut seats: Vec<Seat> = (0..seats).map(|_| Seat::empty()).collect();
+        seats[0].occupant = host;
+        Self {
+            code,
+            kind,
+            settings,
+            seats,
+            status: Status::Lobby,
+            version: 0,
+            game_no: 0,
+            first_seat: 0,
+            play: None,
+            created_at: now,
+            active_at: now,
+            last_move_at: None,
+            finished_at: None,
+            move_ids: HashSet::new(),
+        }
+    }
+
+    /// The seat whose token is `token`, if any.
+    pub fn seat_of_token(&self, token: &str) -> Option<usize> {
+        // Every seat is compared (no early exit) so that timing tells nothing.
+        let mut found = None;
+        for (i, seat) in self.seats.iter().enumerate() {
+            if let Occupant::Human { token_hash, .. } = &seat.occupant {
+                if crate::token::token_matches(token, token_hash) {
+                    found = Some(i);
+                }
+            }
+        }
+        found
+    }
+
+    fn seat(&self, n: usize) -> Result<&Seat, AppError> {
+        self.seats
+            .get(n)
+            .ok_or_else(|| wrong_state("this room has no such seat"))
+    }
+
+    fn require_lobby(&self) -> Result<(), AppError> {
+        match self.status {
+            Status::Lobby => Ok(()),
+            _ => Err(wrong_state("the game has already started")),
+        }
+    }
+
+    fn require_playing(&self) -> Result<&Play, AppError> {
+        match (&self.play, self.status) {
+            (Some(play), Status::Playing) => Ok(play),
+            (_, Status::Lobby) => Err(wrong_state("the game has not started")),
+            _ => Err(wrong_state("the game is over")),
+        }
+    }
+
+    /// Seats a person: on `wanted` or the first free seat. Returns the seat.
+    ///
+    /// # Errors
+    /// `wrong_state` outside the lobby, `seat_taken`, `room_full`.
+    pub fn join(
+        &mut self,
+        wanted: Option<usize>,
+        occupant: Occupant,
+        ch: &mut Change,
+    ) -> Result<usize, AppError> {
+        self.require_lobby()?;
+        let n = match wanted {
+            Some(n) if self.seat(n)?.is_taken() => return Err(AppError::SeatTaken),
+            Some(n) => n,
+            None => self
+                .seats
+                .iter()
+                .position(|s| !s.is_taken())
+                .ok_or(AppError::RoomFull)?,
+        };
+        let name = match &occupant {
+            Occupant::Human { name, .. } => name.clone(),
+            _ => String::new(),
+        };
+        self.seats[n].occupant = occupant;
+        ch.event(json!({"kind": "joined", "seat": n, "name": name}));
+        Ok(n)
+    }
+
+    /// Frees `seat` in the lobby (not the host's).
+    ///
+    /// # Errors
+    /// `wrong_state` outside the lobby or for the host.
+    pub fn leave(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
+        self.require_lobby()?;
+        if seat == 0 {
+            return Err(wrong_state("the host cannot leave the room"));
+        }
+        self.seats[seat].occupant = Occupant::Empty;
+        ch.event(json!({"kind": "left", "seat": seat}));
+        Ok(())
+    }
+
+    /// Host: changes the settings (the seat count follows the rules; seats beyond it are freed).
+    ///
+    /// # Errors
+    /// `wrong_state` outside the lobby, `invalid_settings`.
+    pub fn set_settings(&mut self, input: &SettingsInput, ch: &mut Change) -> Result<(), AppError> {
+        self.require_lobby()?;
+        let (settings, seats) = self.settings.with(self.kind, input)?;
+        self.settings = settings;
+        for n in (seats..self.seats.len()).rev() {
+            if self.seats[n].is_taken() {
+                ch.event(json!({"kind": "left", "seat": n}));
+            }
+        }
+        self.seats.resize_with(seats, Seat::empty);
+        ch.event(json!({"kind": "settings"}));
+        Ok(())
+    }
+
+    /// Host: puts a CPU on `seat`, removes one, or kicks a person (lobby).
+    ///
+    /// # Errors
+    /// `wrong_state` outside the lobby or on the host's seat, `seat_taken` for a CPU on a
+    /// person's seat.
+    pub fn set_seat(
+        &mut self,
+        seat: usize,
+        action: SeatAction,
+        ch: &mut Change,
+    ) -> Result<(), AppError> {
+        self.require_lobby()?;
+        if seat == 0 {
+            return Err(wrong_state("the host's seat cannot be changed"));
+        }
+        let current = self.seat(seat)?.occupant.clone();
+        match (action, current) {
+            (SeatAction::Cpu(level), Occupant::Empty | Occupant::Cpu(_)) => {
+                self.seats[seat].occupant = Occupant::Cpu(level);
+                ch.event(json!({"kind": "joined", "seat": seat, "name": "CPU"}));
+            }
+            (SeatAction::Cpu(_), Occupant::Human { .. }) => return Err(AppError::SeatTaken),
+            (SeatAction::Empty, Occupant::Cpu(_)) | (SeatAction::Kick, Occupant::Human { .. }) => {
+                self.seats[seat].occupant = Occupant::Empty;
+                ch.event(json!({"kind": "left", "seat": seat}));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Host: starts the first game.
+    ///
+    /// # Errors
+    /// `wrong_state` outside the lobby, `not_enough_players`.
+    pub fn start(&mut self, random: u64, now: i64, ch: &mut Change) -> Result<(), AppError> {
+        self.require_lobby()?;
+        if self.seats.iter().any(|s| !s.is_taken()) {
+            return Err(AppError::NotEnoughPlayers);
+        }
+        let first = if self.settings.random_first {
+            (random % self.seats.len() as u64) as usize
+        } else {
+            0
+        };
+        self.begin_game(first, now, ch)
+    }
+
+    fn begin_game(&mut self, first: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
+        let state = GameState::new(self.kind, &self.settings.rules, first)
+            .map_err(AppError::InvalidSettings)?;
+        self.game_no += 1;
+        self.first_seat = first;
+        self.play = Some(Play {
+            state,
+            records: Vec::new(),
+            draw_offer: None,
+            log_len: 0,
+        });
+        self.status = Status::Playing;
+        self.last_move_at = Some(now);
+        self.finished_at = None;
+        for seat in &mut self.seats {
+            seat.ready = false;
+        }
+        ch.event(json!({"kind": "started", "game_no": self.game_no}));
+        self.check_finished(now, ch);
+        Ok(())
+    }
+
+    /// `seat` plays `input`. Returns `false` if `client_id` was already applied (nothing done).
+    ///
+    /// # Errors
+    /// `wrong_state`, `not_your_turn`, `illegal_move`.
+    pub fn play_move(
+        &mut self,
+        seat: usize,
+        client_id: Option<&str>,
+        input: &Value,
+        now: i64,
+        ch: &mut Change,
+    ) -> Result<bool, AppError> {
+        if client_id.is_some_and(|id| self.move_ids.contains(id)) {
+            return Ok(false);
+        }
+        let play = self.require_playing()?;
+        if play.state.to_move() != Some(seat) {
+            return Err(AppError::NotYourTurn);
+        }
+        let play = self.play.as_mut().ok_or(AppError::Internal)?;
+        let played = play.state.play(input).map_err(AppError::IllegalMove)?;
+        let record = json!({"seat": seat, "move": played.mv, "passes": played.passes, "finished": played.finished});
+        play.records.push(record.clone());
+        play.draw_offer = None;
+        let mut event = record;
+        event["kind"] = "move".into();
+        ch.event(event);
+        let client_id = client_id.map(str::to_owned);
+        if let Some(id) = &client_id {
+            self.move_ids.insert(id.clone());
+        }
+        ch.actions.push(Action::Move {
+            seat,
+            mv: played.mv,
+            client_id,
+        });
+        self.last_move_at = Some(now);
+        self.check_finished(now, ch);
+        Ok(true)
+    }
+
+    /// `seat` resigns.
+    ///
+    /// # Errors
+    /// `wrong_state` if no game is on or the engine refuses.
+    pub fn resign(&mut self, seat: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
+        self.require_playing()?;
+        let play = self.play.as_mut().ok_or(AppError::Internal)?;
+        play.state.resign(seat).map_err(AppError::WrongState)?;
+        play.draw_offer = None;
+        ch.event(json!({"kind": "resigned", "seat": seat}));
+        ch.actions.push(Action::Resign { seat });
+        self.check_finished(now, ch);
+        Ok(())
+    }
+
+    /// Draughts: `seat` offers, accepts or declines a draw.
+    ///
+    /// # Errors
+    /// `wrong_state` for Chinese checkers, no game, or no offer to answer.
+    pub fn draw(
+        &mut self,
+        seat: usize,
+        action: DrawAction,
+        now: i64,
+        ch: &mut Change,
+    ) -> Result<(), AppError> {
+        if self.kind != GameKind::Draughts {
+            return Err(wrong_state("draw offers are for draughts"));
+        }
+        let offer = self.require_playing()?.draw_offer;
+        match (action, offer) {
+            (DrawAction::Offer, None) => self.offer_draw(seat, ch),
+            (DrawAction::Offer, Some(_)) => {
+                Err(wrong_state("a draw offer is already on the table"))
+            }
+            (DrawAction::Accept, Some(by)) if by != seat => {
+                let play = self.play.as_mut().ok_or(AppError::Internal)?;
+                play.state.agree_draw().map_err(AppError::WrongState)?;
+                play.draw_offer = None;
+                ch.actions.push(Action::Draw);
+                self.check_finished(now, ch);
+                Ok(())
+            }
+            (DrawAction::Decline, Some(by)) if by != seat => {
+                self.decline_draw(seat, ch);
+                Ok(())
+            }
+            _ => Err(wrong_state("there is no draw offer to answer")),
+        }
+    }
+
+    fn offer_draw(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
+        let play = self.play.as_mut().ok_or(AppError::Internal)?;
+        play.draw_offer = Some(seat);
+        ch.event(json!({"kind": "draw_offer", "seat": seat}));
+        // A CPU opponent declines at once (the simple players do not judge positions).
+        let other = 1 - seat.min(1);
+        if matches!(
+            self.seats.get(other).map(|s| &s.occupant),
+            Some(Occupant::Cpu(_))
+        ) {
+            self.decline_draw(other, ch);
+        }
+        Ok(())
+    }
+
+    fn decline_draw(&mut self, seat: usize, ch: &mut Change) {
+        if let Some(play) = self.play.as_mut() {
+            play.draw_offer = None;
+        }
+        ch.event(json!({"kind": "draw_declined", "seat": seat}));
+    }
+
+    /// Ends the game with no result (retention: 45 days without a move).
+    pub fn abandon(&mut self, now: i64, ch: &mut Change) {
+        if let (Some(play), Status::Playing) = (self.play.as_mut(), self.status) {
+            play.state.abandon();
+            ch.actions.push(Action::Abandon);
+            self.check_finished(now, ch);
+        }
+    }
+
+    /// `seat` is (not) ready for a rematch; when every person is, the next game starts.
+    ///
+    /// # Errors
+    /// `wrong_state` unless the game is finished.
+    pub fn rematch(
+        &mut self,
+        seat: usize,
+        ready: bool,
+        random: u64,
+        now: i64,
+        ch: &mut Change,
+    ) -> Result<(), AppError> {
+        if self.status != Status::Finished {
+            return Err(wrong_state("a rematch needs a finished game"));
+        }
+        self.seats[seat].ready = ready;
+        ch.event(json!({"kind": "rematch", "seat": seat, "ready": ready}));
+        let all_ready = self
+            .seats
+            .iter()
+            .all(|s| s.ready || matches!(s.occupant, Occupant::Cpu(_)));
+        if all_ready {
+            let n = self.seats.len();
+            let first = if self.settings.random_first {
+                (random % n as u64) as usize
+            } else if self.settings.rotate_first {
+                (self.first_seat + 1) % n
+            } else {
+                self.first_seat
+            };
+            self.begin_game(first, now, ch)?;
+        }
+        Ok(())
+    }
+
+    /// A seat's WebSocket count changed; returns whether its presence flipped.
+    pub fn presence(&mut self, seat: usize, delta: i32, ch: &mut Change) {
+        let Some(s) = self.seats.get_mut(seat) else {
+            return;
+        };
+        let before = s.connections > 0;
+        s.connections = s.connections.saturating_add_signed(delta);
+        let after = s.connections > 0;
+        if before != after {
+            ch.events
+                .push(json!({"kind": "presence", "seat": seat, "online": after}));
+        }
+    }
+
+    /// Moves the room to `finished` if the game just ended.
+    fn check_finished(&mut self, now: i64, ch: &mut Change) {
+        let Some(outcome) = self.play.as_ref().and_then(|p| p.state.outcome()) else {
+            return;
+        };
+        if self.status == Status::Playing {
+            self.status = Status::Finished;
+            self.finished_at = Some(now);
+            if let Some(play) = self.play.as_mut() {
+                play.draw_offer = None;
+            }
+            ch.event(json!({"kind": "finished", "outcome": outcome}));
+        }
+    }
+
+    /// The seat to move when it is a CPU's turn: (seat, level).
+    pub fn cpu_to_move(&self) -> Option<(usize, Level)> {
+        let seat = self.require_playing().ok()?.state.to_move()?;
+        match self.seats.get(seat)?.occupant {
+            Occupant::Cpu(level) => Some((seat, level)),
+            _ => None,
+        }
+    }
+
+    /// Number of moves played in the current game (identifies a turn with `game_no`).
+    pub fn ply(&self) -> usize {
+        self.play.as_ref().map_or(0, |p| p.records.len())
+    }
+}
+
+/// What the host does to a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatAction {
+    /// Put a CPU of this level.
+    Cpu(Level),
+    /// Remove the CPU.
+    Empty,
+    /// Free a person's seat.
+    Kick,
+}
+
+/// Answers to a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}

@@ -1,0 +1,423 @@
+//! The live rooms: one [`RoomCell`] per room in memory (loaded from the store on first use or
+//! on start), every change serialised by the room's lock, committed to the store (off the async
+//! runtime) before the room is updated in memory and the change broadcast, and CPU turns
+//! scheduled on a bounded worker pool.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+use tokio::sync::{broadcast, Semaphore};
+
+use crate::error::AppError;
+use crate::room::{Change, Room};
+use crate::snapshot::action_rows;
+use crate::store::{Commit, EventRow, Store, StoreError};
+use crate::token;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// What is broadcast to the room's connections after each change.
+#[derive(Debug)]
+pub struct Update {
+    /// The new events with their versions.
+    pub events: Vec<(i64, Value)>,
+    /// The room after the change.
+    pub room: Arc<Room>,
+    /// The room was deleted (retention).
+    pub deleted: bool,
+}
+
+/// A room in memory.
+#[derive(Debug)]
+pub struct RoomCell {
+    /// The room; its lock serialises changes.
+    pub room: tokio::sync::Mutex<Room>,
+    /// Updates for the room's WebSocket connections.
+    pub tx: broadcast::Sender<Arc<Update>>,
+    deleted: AtomicBool,
+    /// Cancellation flag of the CPU turn being thought, and which turn it is.
+    cpu: Mutex<Option<CpuTurn>>,
+}
+
+#[derive(Debug)]
+struct CpuTurn {
+    key: (i64, i64),
+    cancel: Arc<AtomicBool>,
+}
+
+impl RoomCell {
+    fn new(room: Room) -> Arc<Self> {
+        let (tx, _) = broadcast::channel(256);
+        Arc::new(Self {
+            room: tokio::sync::Mutex::new(room),
+            tx,
+            deleted: AtomicBool::new(false),
+            cpu: Mutex::new(None),
+        })
+    }
+
+    fn cancel_cpu(&self) {
+        if let Some(turn) = self.cpu.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            turn.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Every live room, the store, and the CPU worker pool.
+pub struct Rooms {
+    store: Arc<dyn Store>,
+    cells: Mutex<HashMap<String, Arc<RoomCell>>>,
+    cpu_permits: Arc<Semaphore>,
+}
+
+impl std::fmt::Debug for Rooms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rooms").finish_non_exhaustive()
+    }
+}
+
+/// Runs blocking store work off the async runtime.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, AppError> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(result) => result.map_err(AppError::from),
+        Err(err) => Err(AppError::internal("blocking task", err)),
+    }
+}
+
+impl Rooms {
+    /// The rooms over `store`, with `cpu_workers` CPU players thinking at most at once.
+    pub fn new(store: Arc<dyn Store>, cpu_workers: usize) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            cells: Mutex::new(HashMap::new()),
+            cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    fn cells(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomCell>>> {
+        self.cells.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Loads every unfinished room and resumes the CPU seats whose turn it is.
+    ///
+    /// # Errors
+    /// If the store cannot list the rooms.
+    pub async fn restore_all(self: &Arc<Self>) -> Result<usize, AppError> {
+        let store = self.store.clone();
+        let codes = blocking(move || store.live_codes()).await?;
+        let mut restored = 0;
+        for code in codes {
+            match self.get(&code).await {
+                Ok(_) => restored += 1,
+                Err(err) => tracing::error!("room {code} could not be restored: {err}"),
+            }
+        }
+        Ok(restored)
+    }
+
+    /// The room with this code (a normalised code), loading it from the store if needed.
+    ///
+    /// # Errors
+    /// `unknown_room`, or `internal` if it cannot be loaded.
+    pub async fn get(self: &Arc<Self>, code: &str) -> Result<Arc<RoomCell>, AppError> {
+        if let Some(cell) = self.cells().get(code) {
+            return Ok(cell.clone());
+        }
+        let store = self.store.clone();
+        let key = code.to_owned();
+        let stored = blocking(move || store.load(&key))
+            .await?
+            .ok_or(AppError::UnknownRoom)?;
+        let room = Room::from_stored(&stored)
+            .map_err(|e| AppError::internal(&format!("room {code} cannot be rebuilt"), e))?;
+        let cell = {
+            let mut cells = self.cells();
+            cells
+                .entry(code.to_owned())
+                .or_insert_with(|| RoomCell::new(room))
+                .clone()
+        };
+        let snapshot = Arc::new(cell.room.lock().await.clone());
+        self.after_change(&cell, &snapshot);
+        Ok(cell)
+    }
+
+    /// Stores a new room under a fresh code and returns its cell.
+    ///
+    /// # Errors
+    /// `internal` if the store fails.
+    pub async fn create<R>(
+        self: &Arc<Self>,
+        make: impl FnOnce(String, &mut Change, i64) -> Result<(Room, R), AppError>,
+    ) -> Result<(Arc<RoomCell>, R), AppError> {
+        let code = self.fresh_code().await?;
+        let now = now_ms();
+        let mut ch = Change::default();
+        let (mut room, out) = make(code.clone(), &mut ch, now)?;
+        let events = self.persist(&mut room, ch, now).await?;
+        let cell = RoomCell::new(room.clone());
+        self.cells().insert(code, cell.clone());
+        self.publish(&cell, events, room);
+        Ok((cell, out))
+    }
+
+    async fn fresh_code(&self) -> Result<String, AppError> {
+        loop {
+            let code = token::random_code();
+            if self.cells().contains_key(&code) {
+                continue;
+            }
+            let store = self.store.clone();
+            let probe = code.clone();
+            if !blocking(move || store.exists(&probe)).await? {
+                return Ok(code);
+            }
+        }
+    }
+
+    /// Applies `f` to a copy of the room; if it succeeds and changed something, commits the
+    /// change, then updates the room and broadcasts. Returns what `f` returned.
+    ///
+    /// # Errors
+    /// What `f` returned, `unknown_room` for a deleted room, `internal` if the store fails (the
+    /// room is then unchanged).
+    pub async fn mutate<R>(
+        self: &Arc<Self>,
+        cell: &Arc<RoomCell>,
+        f: impl FnOnce(&mut Room, &mut Change, i64) -> Result<R, AppError>,
+    ) -> Result<R, AppError> {
+        let mut guard = cell.room.lock().await;
+        if cell.deleted.load(Ordering::Relaxed) {
+            return Err(AppError::UnknownRoom);
+        }
+        let mut next = guard.clone();
+        let mut ch = Change::default();
+        let now = now_ms();
+        let out = f(&mut next, &mut ch, now)?;
+        if ch.events.is_empty() && ch.actions.is_empty() {
+            *guard = next;
+            return Ok(out);
+        }
+        let events = self.persist(&mut next, ch, now).await?;
+        *guard = next.clone();
+        drop(guard);
+        self.publish(cell, events, next);
+        Ok(out)
+    }
+
+    /// Numbers the change's events and log entries and commits them with the room's rows.
+    async fn persist(
+        &self,
+        room: &mut Room,
+        ch: Change,
+        now: i64,
+    ) -> Result<Vec<(i64, Value)>, AppError> {
+        if ch.activity {
+            room.active_at = now;
+        }
+        let events: Vec<(i64, Value)> = ch
+            .events
+            .into_iter()
+            .map(|e| {
+                room.version += 1;
+                (room.version, e)
+            })
+            .collect();
+        let first_seq = room.play.as_ref().map_or(0, |p| p.log_len);
+        let actions = action_rows(room.game_no, first_seq, &ch.actions, now);
+        if let Some(play) = room.play.as_mut() {
+            play.log_len += actions.len() as i64;
+        }
+        let rows: Vec<EventRow> = events
+            .iter()
+            .map(|(v, e)| EventRow {
+                version: *v,
+                event: e.to_string(),
+                at: now,
+            })
+            .collect();
+        let (room_row, seat_rows) = (room.to_row(), room.seat_rows());
+        let store = self.store.clone();
+        blocking(move || {
+            store.commit(&Commit {
+                room: &room_row,
+                seats: &seat_rows,
+                actions: &actions,
+                events: &rows,
+            })
+        })
+        .await?;
+        Ok(events)
+    }
+
+    fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Value)>, room: Room) {
+        let room = Arc::new(room);
+        // No receiver is fine: nobody is watching.
+        let _ = cell.tx.send(Arc::new(Update {
+            events,
+            room: room.clone(),
+            deleted: false,
+        }));
+        self.after_change(cell, &room);
+    }
+
+    /// Deletes a room (retention): from the store, from memory, and tells its connections.
+    ///
+    /// # Errors
+    /// `internal` if the store fails.
+    pub async fn delete(self: &Arc<Self>, code: &str) -> Result<(), AppError> {
+        let store = self.store.clone();
+        let key = code.to_owned();
+        let Some(cell) = self.cells().get(code).cloned() else {
+            return blocking(move || store.delete(&key)).await;
+        };
+        let guard = cell.room.lock().await;
+        blocking(move || store.delete(&key)).await?;
+        self.cells().remove(code);
+        cell.deleted.store(true, Ordering::Relaxed);
+        cell.cancel_cpu();
+        let _ = cell.tx.send(Arc::new(Update {
+            events: Vec::new(),
+            room: Arc::new(guard.clone()),
+            deleted: true,
+        }));
+        Ok(())
+    }
+
+    /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
+    fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
+        let Some((seat, level)) = room.cpu_to_move() else {
+            cell.cancel_cpu();
+            return;
+        };
+        let key = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
+        let cancel = {
+            let mut cpu = cell.cpu.lock().unwrap_or_else(|e| e.into_inner());
+            if cpu.as_ref().is_some_and(|t| t.key == key) {
+                return;
+            }
+            if let Some(old) = cpu.take() {
+                old.cancel.store(true, Ordering::Relaxed);
+            }
+            let cancel = Arc::new(AtomicBool::new(false));
+            *cpu = Some(CpuTurn {
+                key,
+                cancel: cancel.clone(),
+            });
+            cancel
+        };
+        let job = CpuJob {
+            rooms: self.clone(),
+            cell: cell.clone(),
+            room: room.clone(),
+            seat,
+            level,
+            key,
+            cancel,
+        };
+        tokio::spawn(job.run());
+    }
+}
+
+/// One CPU turn.
+struct CpuJob {
+    rooms: Arc<Rooms>,
+    cell: Arc<RoomCell>,
+    room: Arc<Room>,
+    seat: usize,
+    level: dames_ai::Level,
+    key: (i64, i64),
+    cancel: Arc<AtomicBool>,
+}
+
+impl CpuJob {
+    async fn run(self) {
+        let started = Instant::now();
+        let think = Duration::from_millis(self.room.settings.cpu_ms);
+        let Some(mv) = self.think(think).await else {
+            return;
+        };
+        tokio::time::sleep_until((started + think).into()).await;
+        if self.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let (seat, key) = (self.seat, self.key);
+        let result = self
+            .rooms
+            .mutate(&self.cell, move |room, ch, now| {
+                let current = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
+                if current != key || room.cpu_to_move().map(|c| c.0) != Some(seat) {
+                    return Ok(());
+                }
+                let fallback = room
+                    .play
+                    .as_ref()
+                    .and_then(|p| p.state.legal_moves().into_iter().next());
+                match room.play_move(seat, None, &mv, now, ch) {
+                    Err(AppError::IllegalMove(msg)) => {
+                        tracing::error!(
+                            "CPU move refused in room {}: {msg}; playing the first legal move",
+                            room.code
+                        );
+                        let fallback = fallback.ok_or(AppError::Internal)?;
+                        room.play_move(seat, None, &fallback, now, ch).map(drop)
+                    }
+                    other => other.map(drop),
+                }
+            })
+            .await;
+        if let Err(err) = result {
+            tracing::warn!("CPU move not applied: {err}");
+        }
+    }
+
+    /// Computes the move on the worker pool (a semaphore over blocking threads).
+    async fn think(&self, think: Duration) -> Option<Value> {
+        let _permit = self.rooms.cpu_permits.clone().acquire_owned().await.ok()?;
+        if self.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let state = self.room.play.as_ref()?.state.clone();
+        let limits = dames_ai::Limits {
+            time: think,
+            seed: seed(&self.room.code, self.key),
+            cancel: self.cancel.clone(),
+        };
+        let level = self.level;
+        match tokio::task::spawn_blocking(move || state.cpu_move(level, &limits)).await {
+            Ok(mv) => mv,
+            Err(err) => {
+                tracing::error!("CPU player failed: {err}");
+                None
+            }
+        }
+    }
+}
+
+/// The CPU's seed for a turn: fixed by room code, game and turn (reproducible games).
+fn seed(code: &str, key: (i64, i64)) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in code
+        .bytes()
+        .chain(key.0.to_le_bytes())
+        .chain(key.1.to_le_bytes())
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

@@ -1,0 +1,208 @@
+//! Between a [`Room`] and its stored rows: what a commit writes, and how a stored room is
+//! rebuilt by replaying its game log through the rules engine.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use dames_ai::Level;
+
+use crate::game::{GameKind, GameState};
+use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status};
+use crate::store::{ActionRow, RoomRow, SeatRow, StoredRoom};
+
+impl Room {
+    /// The `rooms` row.
+    pub fn to_row(&self) -> RoomRow {
+        RoomRow {
+            code: self.code.clone(),
+            game: self.kind.as_str().into(),
+            settings: self.settings.to_json().to_string(),
+            status: self.status.as_str().into(),
+            version: self.version,
+            game_no: self.game_no,
+            first_seat: self.first_seat as i64,
+            draw_offer: self
+                .play
+                .as_ref()
+                .and_then(|p| p.draw_offer)
+                .map(|s| s as i64),
+            created_at: self.created_at,
+            active_at: self.active_at,
+            last_move_at: self.last_move_at,
+            finished_at: self.finished_at,
+        }
+    }
+
+    /// The `seats` rows.
+    pub fn seat_rows(&self) -> Vec<SeatRow> {
+        self.seats
+            .iter()
+            .enumerate()
+            .map(|(n, seat)| {
+                let mut row = SeatRow {
+                    seat: n as i64,
+                    kind: "empty".into(),
+                    name: None,
+                    level: None,
+                    token_hash: None,
+                    client: None,
+                    ready: seat.ready,
+                };
+                match &seat.occupant {
+                    Occupant::Empty => {}
+                    Occupant::Human {
+                        name,
+                        token_hash,
+                        client,
+                    } => {
+                        row.kind = "human".into();
+                        row.name = Some(name.clone());
+                        row.token_hash = Some(token_hash.to_vec());
+                        row.client.clone_from(client);
+                    }
+                    Occupant::Cpu(level) => {
+                        row.kind = "cpu".into();
+                        row.level = Some(level.name().into());
+                    }
+                }
+                row
+            })
+            .collect()
+    }
+
+    /// Rebuilds a stored room, replaying the current game's log through the engine.
+    ///
+    /// # Errors
+    /// A message if the stored data does not make a valid room (corruption, or an engine that
+    /// changed its rules).
+    pub fn from_stored(stored: &StoredRoom) -> Result<Room, String> {
+        let r = &stored.room;
+        let kind = GameKind::from_name(&r.game).ok_or("unknown game")?;
+        let settings_json: Value = serde_json::from_str(&r.settings).map_err(|e| e.to_string())?;
+        let (settings, _) = Settings::from_json(kind, &settings_json)?;
+        let status = Status::from_name(&r.status).ok_or("unknown status")?;
+        let seats = stored
+            .seats
+            .iter()
+            .map(seat_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut room = Room::new(
+            r.code.clone(),
+            kind,
+            settings,
+            seats.len().max(1),
+            Occupant::Empty,
+            r.created_at,
+        );
+        room.seats = seats;
+        room.status = status;
+        room.version = r.version;
+        room.game_no = r.game_no;
+        room.first_seat = usize::try_from(r.first_seat).map_err(|e| e.to_string())?;
+        room.active_at = r.active_at;
+        room.last_move_at = r.last_move_at;
+        room.finished_at = r.finished_at;
+        room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
+        if status != Status::Lobby {
+            let mut play = replay(&room, &stored.actions)?;
+            play.draw_offer = r.draw_offer.map(|s| s as usize);
+            room.play = Some(play);
+        }
+        Ok(room)
+    }
+}
+
+fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
+    let occupant = match row.kind.as_str() {
+        "empty" => Occupant::Empty,
+        "human" => Occupant::Human {
+            name: row.name.clone().unwrap_or_default(),
+            token_hash: row
+                .token_hash
+                .as_deref()
+                .and_then(|h| h.try_into().ok())
+                .ok_or("bad token hash")?,
+            client: row.client.clone(),
+        },
+        "cpu" => Occupant::Cpu(
+            row.level
+                .as_deref()
+                .and_then(Level::from_name)
+                .ok_or("bad CPU level")?,
+        ),
+        other => return Err(format!("unknown seat kind {other}")),
+    };
+    Ok(Seat {
+        occupant,
+        ready: row.ready,
+        connections: 0,
+    })
+}
+
+fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
+    let state = GameState::new(room.kind, &room.settings.rules, room.first_seat)?;
+    let mut play = Play {
+        state,
+        records: Vec::new(),
+        draw_offer: None,
+        log_len: 0,
+    };
+    for row in actions {
+        let seat = row.seat.map(|s| s as usize);
+        match (row.kind.as_str(), seat) {
+            ("move", Some(seat)) => {
+                let input: Value = serde_json::from_str(row.data.as_deref().unwrap_or("null"))
+                    .map_err(|e| e.to_string())?;
+                if play.state.to_move() != Some(seat) {
+                    return Err(format!(
+                        "replay: move {} by seat {seat} out of turn",
+                        row.seq
+                    ));
+                }
+                let played = play
+                    .state
+                    .play(&input)
+                    .map_err(|e| format!("replay: move {}: {e}", row.seq))?;
+                play.records.push(serde_json::json!({
+                    "seat": seat, "move": played.mv, "passes": played.passes, "finished": played.finished
+                }));
+            }
+            ("resign", Some(seat)) => play.state.resign(seat)?,
+            ("draw", _) => play.state.agree_draw()?,
+            ("abandon", _) => play.state.abandon(),
+            (kind, _) => return Err(format!("replay: bad action {kind}")),
+        }
+        play.log_len += 1;
+    }
+    Ok(play)
+}
+
+/// The `actions` rows of a change, numbered from `first_seq`.
+pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -> Vec<ActionRow> {
+    actions
+        .iter()
+        .enumerate()
+        .map(|(i, action)| {
+            let (seat, kind, data, client_id) = match action {
+                Action::Move {
+                    seat,
+                    mv,
+                    client_id,
+                } => (Some(*seat), "move", Some(mv.to_string()), client_id.clone()),
+                Action::Resign { seat } => (Some(*seat), "resign", None, None),
+                Action::Draw => (None, "draw", None, None),
+                Action::Abandon => (None, "abandon", None, None),
+            };
+            ActionRow {
+                game_no,
+                seq: first_seq + i as i64,
+                seat: seat.map(|s| s as i64),
+                kind: kind.into(),
+                data,
+                client_id,
+                at: now,
+            }
+        })
+        .collect()
+}

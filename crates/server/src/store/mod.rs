@@ -1,0 +1,125 @@
+//! Persistence behind a narrow, synchronous interface ([`Store`]): the room layer calls it from
+//! blocking threads (`spawn_blocking`), never on the async runtime. SQLite today
+//! ([`SqliteStore`]); a PostgreSQL backend for several nodes would implement the same trait.
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+/// A storage failure; logged and answered as `internal`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(pub String);
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> Self {
+        Self(err.to_string())
+    }
+}
+
+/// The `rooms` row of a room.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomRow {
+    pub code: String,
+    pub game: String,
+    pub settings: String,
+    pub status: String,
+    pub version: i64,
+    pub game_no: i64,
+    pub first_seat: i64,
+    pub draw_offer: Option<i64>,
+    pub created_at: i64,
+    pub active_at: i64,
+    pub last_move_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+/// A `seats` row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    pub seat: i64,
+    pub kind: String,
+    pub name: Option<String>,
+    pub level: Option<String>,
+    pub token_hash: Option<Vec<u8>>,
+    pub client: Option<String>,
+    pub ready: bool,
+}
+
+/// An `actions` row: one entry of a game's log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionRow {
+    pub game_no: i64,
+    pub seq: i64,
+    pub seat: Option<i64>,
+    pub kind: String,
+    pub data: Option<String>,
+    pub client_id: Option<String>,
+    pub at: i64,
+}
+
+/// An `events` row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    pub version: i64,
+    pub event: String,
+    pub at: i64,
+}
+
+/// One change of a room, written in one transaction.
+#[derive(Debug)]
+pub struct Commit<'a> {
+    pub room: &'a RoomRow,
+    pub seats: &'a [SeatRow],
+    pub actions: &'a [ActionRow],
+    pub events: &'a [EventRow],
+}
+
+/// A room as stored: enough to rebuild it.
+#[derive(Clone, Debug)]
+pub struct StoredRoom {
+    pub room: RoomRow,
+    pub seats: Vec<SeatRow>,
+    /// The log of the current game (`room.game_no`), in order.
+    pub actions: Vec<ActionRow>,
+    /// Every client move id ever applied in this room.
+    pub client_ids: Vec<String>,
+}
+
+/// Rooms the retention job must act on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Due {
+    /// Rooms to delete with everything in them.
+    pub delete: Vec<String>,
+    /// Games to end as abandoned.
+    pub abandon: Vec<String>,
+}
+
+/// Cut-off times (Unix ms) for the retention job: rows older than these are due.
+#[derive(Clone, Copy, Debug)]
+pub struct Cutoffs {
+    pub lobby_active_before: i64,
+    pub finished_before: i64,
+    pub idle_before: i64,
+}
+
+/// The storage interface.
+pub trait Store: Send + Sync + 'static {
+    /// Writes one change atomically and durably (committed when this returns `Ok`).
+    fn commit(&self, commit: &Commit<'_>) -> Result<(), StoreError>;
+    /// The room with this code, if any.
+    fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+    /// Whether a room has this code.
+    fn exists(&self, code: &str) -> Result<bool, StoreError>;
+    /// Codes of the rooms whose game is not finished (restored on start).
+    fn live_codes(&self) -> Result<Vec<String>, StoreError>;
+    /// Events of a room with `since < version <= up_to`, in order.
+    fn events_since(&self, code: &str, since: i64, up_to: i64)
+        -> Result<Vec<EventRow>, StoreError>;
+    /// Rooms the retention rules act on now.
+    fn due(&self, cutoffs: Cutoffs) -> Result<Due, StoreError>;
+    /// Deletes a room and everything in it.
+    fn delete(&self, code: &str) -> Result<(), StoreError>;
+    /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<(String, i64)>, StoreError>;
+}

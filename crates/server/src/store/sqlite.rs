@@ -1,0 +1,454 @@
+//! The SQLite [`Store`]: one connection behind a mutex, WAL journal, `synchronous=FULL` so that a
+//! committed change survives a power cut, migrations from `migrations/*.sql` tracked by
+//! `PRAGMA user_version`.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{
+    ActionRow, Commit, Cutoffs, Due, EventRow, RoomRow, SeatRow, Store, StoreError, StoredRoom,
+};
+
+/// The migrations, in order; `user_version` is the number applied.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_rooms.sql")];
+
+/// SQLite storage in one file.
+#[derive(Debug)]
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and applies pending migrations.
+    ///
+    /// # Errors
+    /// If the file cannot be opened or a migration fails.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let mut conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&mut conn)?;
+        Ok(Self {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let done: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+const ROOM_COLUMNS: &str =
+    "code, game, settings, status, version, game_no, first_seat, draw_offer, \
+                            created_at, active_at, last_move_at, finished_at";
+
+fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
+    Ok(RoomRow {
+        code: r.get(0)?,
+        game: r.get(1)?,
+        settings: r.get(2)?,
+        status: r.get(3)?,
+        version: r.get(4)?,
+        game_no: r.get(5)?,
+        first_seat: r.get(6)?,
+        draw_offer: r.get(7)?,
+        created_at: r.get(8)?,
+        active_at: r.get(9)?,
+        last_move_at: r.get(10)?,
+        finished_at: r.get(11)?,
+    })
+}
+
+fn save_room(tx: &rusqlite::Transaction<'_>, room: &RoomRow) -> rusqlite::Result<()> {
+    tx.execute(
+        &format!(
+            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             ON CONFLICT (code) DO UPDATE SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
+               first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12"
+        ),
+        params![
+            room.code,
+            room.game,
+            room.settings,
+            room.status,
+            room.version,
+            room.game_no,
+            room.first_seat,
+            room.draw_offer,
+            room.created_at,
+            room.active_at,
+            room.last_move_at,
+            room.finished_at
+        ],
+    )?;
+    Ok(())
+}
+
+fn save_seats(
+    tx: &rusqlite::Transaction<'_>,
+    code: &str,
+    seats: &[SeatRow],
+) -> rusqlite::Result<()> {
+    tx.execute("DELETE FROM seats WHERE code = ?1", [code])?;
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for s in seats {
+        stmt.execute(params![
+            code,
+            s.seat,
+            s.kind,
+            s.name,
+            s.level,
+            s.token_hash,
+            s.client,
+            s.ready
+        ])?;
+    }
+    Ok(())
+}
+
+fn save_log(
+    tx: &rusqlite::Transaction<'_>,
+    code: &str,
+    commit: &Commit<'_>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for a in commit.actions {
+        stmt.execute(params![
+            code,
+            a.game_no,
+            a.seq,
+            a.seat,
+            a.kind,
+            a.data,
+            a.client_id,
+            a.at
+        ])?;
+    }
+    let mut stmt =
+        tx.prepare_cached("INSERT INTO events (code, version, event, at) VALUES (?1, ?2, ?3, ?4)")?;
+    for e in commit.events {
+        stmt.execute(params![code, e.version, e.event, e.at])?;
+    }
+    Ok(())
+}
+
+impl Store for SqliteStore {
+    fn commit(&self, commit: &Commit<'_>) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        save_room(&tx, commit.room)?;
+        save_seats(&tx, &commit.room.code, commit.seats)?;
+        save_log(&tx, &commit.room.code, commit)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let conn = self.conn();
+        let room = conn
+            .query_row(
+                &format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?1"),
+                [code],
+                room_from_row,
+            )
+            .optional()?;
+        let Some(room) = room else { return Ok(None) };
+        let seats = conn
+            .prepare_cached(
+                "SELECT seat, kind, name, level, token_hash, client, ready FROM seats WHERE code = ?1 ORDER BY seat",
+            )?
+            .query_map([code], |r| {
+                Ok(SeatRow {
+                    seat: r.get(0)?,
+                    kind: r.get(1)?,
+                    name: r.get(2)?,
+                    level: r.get(3)?,
+                    token_hash: r.get(4)?,
+                    client: r.get(5)?,
+                    ready: r.get(6)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let actions = conn
+            .prepare_cached(
+                "SELECT game_no, seq, seat, kind, data, client_id, at FROM actions
+                 WHERE code = ?1 AND game_no = ?2 ORDER BY seq",
+            )?
+            .query_map(params![code, room.game_no], |r| {
+                Ok(ActionRow {
+                    game_no: r.get(0)?,
+                    seq: r.get(1)?,
+                    seat: r.get(2)?,
+                    kind: r.get(3)?,
+                    data: r.get(4)?,
+                    client_id: r.get(5)?,
+                    at: r.get(6)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let client_ids = conn
+            .prepare_cached(
+                "SELECT client_id FROM actions WHERE code = ?1 AND client_id IS NOT NULL",
+            )?
+            .query_map([code], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(Some(StoredRoom {
+            room,
+            seats,
+            actions,
+            client_ids,
+        }))
+    }
+
+    fn exists(&self, code: &str) -> Result<bool, StoreError> {
+        let found = self
+            .conn()
+            .query_row("SELECT 1 FROM rooms WHERE code = ?1", [code], |_| Ok(()))
+            .optional()?;
+        Ok(found.is_some())
+    }
+
+    fn live_codes(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached("SELECT code FROM rooms WHERE status <> 'finished'")?;
+        let codes = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(codes)
+    }
+
+    fn events_since(
+        &self,
+        code: &str,
+        since: i64,
+        up_to: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT version, event, at FROM events WHERE code = ?1 AND version > ?2 AND version <= ?3
+             ORDER BY version",
+        )?;
+        let rows = stmt
+            .query_map(params![code, since, up_to], |r| {
+                Ok(EventRow {
+                    version: r.get(0)?,
+                    event: r.get(1)?,
+                    at: r.get(2)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    fn due(&self, c: Cutoffs) -> Result<Due, StoreError> {
+        let conn = self.conn();
+        let codes = |sql: &str, at: i64| -> Result<Vec<String>, StoreError> {
+            let mut stmt = conn.prepare_cached(sql)?;
+            let rows = stmt
+                .query_map([at], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(rows)
+        };
+        let mut delete = codes(
+            "SELECT code FROM rooms WHERE status = 'lobby' AND active_at < ?1",
+            c.lobby_active_before,
+        )?;
+        delete.extend(codes(
+            "SELECT code FROM rooms WHERE status = 'finished' AND finished_at < ?1",
+            c.finished_before,
+        )?);
+        let abandon = codes(
+            "SELECT code FROM rooms WHERE status = 'playing' AND last_move_at < ?1",
+            c.idle_before,
+        )?;
+        Ok(Due { delete, abandon })
+    }
+
+    fn delete(&self, code: &str) -> Result<(), StoreError> {
+        self.conn()
+            .execute("DELETE FROM rooms WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<(String, i64)>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT s.code, s.seat FROM seats s JOIN rooms r ON r.code = s.code
+             WHERE s.client = ?1 ORDER BY r.active_at DESC LIMIT 50",
+        )?;
+        let rows = stmt
+            .query_map([client], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room(code: &str, status: &str, at: i64) -> RoomRow {
+        RoomRow {
+            code: code.into(),
+            game: "cc".into(),
+            settings: "{}".into(),
+            status: status.into(),
+            version: 1,
+            game_no: 1,
+            first_seat: 0,
+            draw_offer: None,
+            created_at: at,
+            active_at: at,
+            last_move_at: Some(at),
+            finished_at: (status == "finished").then_some(at),
+        }
+    }
+
+    fn seat(n: i64) -> SeatRow {
+        SeatRow {
+            seat: n,
+            kind: "human".into(),
+            name: Some("Ana".into()),
+            level: None,
+            token_hash: Some(vec![7; 32]),
+            client: Some("c".into()),
+            ready: false,
+        }
+    }
+
+    #[test]
+    fn a_commit_round_trips_and_survives_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        {
+            let store = SqliteStore::open(&path).unwrap();
+            let r = room("AAAAAA", "playing", 10);
+            let action = ActionRow {
+                game_no: 1,
+                seq: 0,
+                seat: Some(0),
+                kind: "move".into(),
+                data: Some("{}".into()),
+                client_id: Some("m1".into()),
+                at: 10,
+            };
+            let event = EventRow {
+                version: 1,
+                event: "{\"kind\":\"settings\"}".into(),
+                at: 10,
+            };
+            store
+                .commit(&Commit {
+                    room: &r,
+                    seats: &[seat(0), seat(1)],
+                    actions: &[action],
+                    events: &[event],
+                })
+                .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let loaded = store.load("AAAAAA").unwrap().unwrap();
+        assert_eq!(loaded.room, room("AAAAAA", "playing", 10));
+        assert_eq!(loaded.seats, vec![seat(0), seat(1)]);
+        assert_eq!(loaded.actions.len(), 1);
+        assert_eq!(loaded.client_ids, vec!["m1".to_string()]);
+        assert_eq!(store.events_since("AAAAAA", 0, 1).unwrap().len(), 1);
+        assert_eq!(store.live_codes().unwrap(), vec!["AAAAAA".to_string()]);
+        assert_eq!(store.rooms_of_client("c").unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_repeated_client_move_id_is_refused_by_the_unique_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
+        let r = room("BBBBBB", "playing", 10);
+        let a = |seq| ActionRow {
+            game_no: 1,
+            seq,
+            seat: Some(0),
+            kind: "move".into(),
+            data: None,
+            client_id: Some("same".into()),
+            at: 10,
+        };
+        store
+            .commit(&Commit {
+                room: &r,
+                seats: &[],
+                actions: &[a(0)],
+                events: &[],
+            })
+            .unwrap();
+        assert!(store
+            .commit(&Commit {
+                room: &r,
+                seats: &[],
+                actions: &[a(1)],
+                events: &[]
+            })
+            .is_err());
+        // The failed transaction left nothing behind.
+        assert_eq!(store.load("BBBBBB").unwrap().unwrap().actions.len(), 1);
+    }
+
+    #[test]
+    fn retention_finds_what_is_due_and_delete_cascades() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
+        for (code, status, at) in [
+            ("LOBBY1", "lobby", 5),
+            ("LOBBY2", "lobby", 50),
+            ("FINIS1", "finished", 5),
+            ("PLAYS1", "playing", 5),
+            ("PLAYS2", "playing", 50),
+        ] {
+            let e = EventRow {
+                version: 1,
+                event: "{}".into(),
+                at,
+            };
+            store
+                .commit(&Commit {
+                    room: &room(code, status, at),
+                    seats: &[seat(0)],
+                    actions: &[],
+                    events: &[e],
+                })
+                .unwrap();
+        }
+        let due = store
+            .due(Cutoffs {
+                lobby_active_before: 10,
+                finished_before: 10,
+                idle_before: 10,
+            })
+            .unwrap();
+        assert_eq!(due.delete, vec!["LOBBY1".to_string(), "FINIS1".to_string()]);
+        assert_eq!(due.abandon, vec!["PLAYS1".to_string()]);
+        store.delete("LOBBY1").unwrap();
+        assert!(!store.exists("LOBBY1").unwrap());
+        assert!(store.events_since("LOBBY1", 0, 10).unwrap().is_empty());
+        assert!(store.exists("LOBBY2").unwrap());
+    }
+}

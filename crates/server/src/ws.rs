@@ -1,0 +1,332 @@
+//! `/ws/rooms/{code}?since=V` (docs/protocol.md, "WebSocket"): the missed events and a full state
+//! on connection, then every change as it happens; client actions with ids answered by `ack`;
+//! typed errors that never close the socket; presence of the seats; pings.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::http::rooms::{check_move_id, event_json, lookup, random_u64};
+use crate::http::Caller;
+use crate::room::{DrawAction, Room};
+use crate::rooms::{blocking, RoomCell, Update};
+
+/// Largest client message (bytes); bigger ones get a `too_large` error.
+pub const MAX_MESSAGE: usize = 4 * 1024;
+/// Messages beyond this close the connection (the transport refuses them).
+const HARD_LIMIT: usize = 64 * 1024;
+const PING_EVERY: Duration = Duration::from_secs(20);
+const SILENCE_LIMIT: Duration = Duration::from_secs(60);
+
+/// The `/ws` routes.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/ws/rooms/{code}", get(upgrade))
+}
+
+#[derive(Deserialize)]
+struct Since {
+    since: Option<i64>,
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    Query(q): Query<Since>,
+    ws: WebSocketUpgrade,
+) -> Result<Response, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    let token = {
+        let room = cell.room.lock().await;
+        caller.seat_token(&room.code)?
+    };
+    let since = q.since.unwrap_or(0).max(0);
+    let session = Session {
+        state,
+        cell,
+        token,
+        seat: None,
+        sent: 0,
+    };
+    Ok(ws
+        .max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
+        .on_upgrade(move |socket| session.run(socket, since)))
+}
+
+struct Session {
+    state: AppState,
+    cell: Arc<RoomCell>,
+    /// The seat token presented when connecting.
+    token: Option<String>,
+    /// The seat counted online for this connection.
+    seat: Option<usize>,
+    /// Last version sent.
+    sent: i64,
+}
+
+/// A client message.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ClientMessage {
+    Move {
+        id: Option<String>,
+        #[serde(rename = "move")]
+        mv: Value,
+    },
+    Resign {
+        id: Option<String>,
+    },
+    Draw {
+        id: Option<String>,
+        action: DrawAction,
+    },
+    Rematch {
+        id: Option<String>,
+        ready: bool,
+    },
+    Ping {
+        #[serde(rename = "id")]
+        _id: Option<String>,
+    },
+}
+
+fn text(value: &Value) -> Message {
+    Message::Text(Utf8Bytes::from(value.to_string()))
+}
+
+fn error_message(id: Option<&str>, err: &AppError) -> Value {
+    json!({"type": "error", "id": id, "code": err.code(), "message": err.to_string()})
+}
+
+impl Session {
+    fn you(&self, room: &Room) -> Option<usize> {
+        self.token.as_deref().and_then(|t| room.seat_of_token(t))
+    }
+
+    async fn run(mut self, mut socket: WebSocket, since: i64) {
+        let mut updates = self.cell.tx.subscribe();
+        let mut closing = self.state.closing.subscribe();
+        if self.connect(&mut socket, since).await.is_err() {
+            self.disconnect().await;
+            return;
+        }
+        let mut ping = tokio::time::interval(PING_EVERY);
+        let mut heard = Instant::now();
+        loop {
+            let step = tokio::select! {
+                msg = socket.recv() => match msg {
+                    Some(Ok(msg)) => {
+                        heard = Instant::now();
+                        self.on_message(&mut socket, msg).await
+                    }
+                    _ => Err(()),
+                },
+                update = updates.recv() => self.on_update(&mut socket, update).await,
+                _ = ping.tick() => {
+                    if heard.elapsed() > SILENCE_LIMIT {
+                        Err(())
+                    } else {
+                        socket.send(Message::Ping(Default::default())).await.map_err(drop)
+                    }
+                }
+                _ = closing.changed() => {
+                    let _ = socket.send(Message::Close(None)).await;
+                    Err(())
+                }
+            };
+            if step.is_err() {
+                break;
+            }
+        }
+        self.disconnect().await;
+    }
+
+    /// Marks the seat online, then sends the missed events and the state.
+    async fn connect(&mut self, socket: &mut WebSocket, since: i64) -> Result<(), ()> {
+        let token = self.token.clone();
+        let seat = self
+            .state
+            .rooms
+            .mutate(&self.cell, move |room, ch, _| {
+                let seat = token.as_deref().and_then(|t| room.seat_of_token(t));
+                if let Some(seat) = seat {
+                    room.presence(seat, 1, ch);
+                }
+                Ok(seat)
+            })
+            .await;
+        self.seat = seat.map_err(drop)?;
+        let (code, version, view) = {
+            let room = self.cell.room.lock().await;
+            (room.code.clone(), room.version, room.view(self.you(&room)))
+        };
+        if since < version {
+            let store = self.state.rooms.store().clone();
+            let rows = blocking(move || store.events_since(&code, since, version))
+                .await
+                .map_err(drop)?;
+            for row in &rows {
+                let mut msg = event_json(row);
+                msg["type"] = "event".into();
+                socket.send(text(&msg)).await.map_err(drop)?;
+            }
+        }
+        self.sent = version;
+        socket
+            .send(text(
+                &json!({"type": "state", "version": version, "room": view}),
+            ))
+            .await
+            .map_err(drop)
+    }
+
+    async fn disconnect(&mut self) {
+        if let Some(seat) = self.seat.take() {
+            let _ = self
+                .state
+                .rooms
+                .mutate(&self.cell, move |room, ch, _| {
+                    room.presence(seat, -1, ch);
+                    Ok(())
+                })
+                .await;
+        }
+    }
+
+    async fn on_update(
+        &mut self,
+        socket: &mut WebSocket,
+        update: Result<Arc<Update>, RecvError>,
+    ) -> Result<(), ()> {
+        match update {
+            Ok(update) if update.deleted => {
+                let _ = socket
+                    .send(text(&error_message(None, &AppError::UnknownRoom)))
+                    .await;
+                let _ = socket.send(Message::Close(None)).await;
+                Err(())
+            }
+            Ok(update) => {
+                for (version, event) in &update.events {
+                    if *version > self.sent {
+                        let msg = json!({"type": "event", "version": version, "event": event});
+                        socket.send(text(&msg)).await.map_err(drop)?;
+                    }
+                }
+                self.send_state(socket, &update.room).await
+            }
+            Err(RecvError::Lagged(_)) => {
+                let room = self.cell.room.lock().await.clone();
+                self.send_state(socket, &room).await
+            }
+            Err(RecvError::Closed) => Err(()),
+        }
+    }
+
+    async fn send_state(&mut self, socket: &mut WebSocket, room: &Room) -> Result<(), ()> {
+        if room.version < self.sent {
+            return Ok(());
+        }
+        self.sent = room.version;
+        let msg =
+            json!({"type": "state", "version": room.version, "room": room.view(self.you(room))});
+        socket.send(text(&msg)).await.map_err(drop)
+    }
+
+    async fn on_message(&mut self, socket: &mut WebSocket, msg: Message) -> Result<(), ()> {
+        let bytes = match msg {
+            Message::Text(t) => t.as_bytes().to_vec(),
+            Message::Binary(b) => b.to_vec(),
+            Message::Close(_) => return Err(()),
+            Message::Ping(_) | Message::Pong(_) => return Ok(()),
+        };
+        let answer = if bytes.len() > MAX_MESSAGE {
+            error_message(None, &AppError::TooLarge)
+        } else {
+            match serde_json::from_slice::<ClientMessage>(&bytes) {
+                Ok(ClientMessage::Ping { .. }) => json!({"type": "pong"}),
+                Ok(msg) => self.act(msg).await,
+                Err(err) => error_message(None, &AppError::BadJson(err.to_string())),
+            }
+        };
+        if answer.is_null() {
+            return Ok(());
+        }
+        socket.send(text(&answer)).await.map_err(drop)
+    }
+
+    /// Runs a client action; the answer is an `ack`, an `error`, or nothing (no id, success).
+    async fn act(&self, msg: ClientMessage) -> Value {
+        let (id, result) = match msg {
+            ClientMessage::Move { id, mv } => {
+                let result = match check_move_id(id.as_deref()) {
+                    Ok(()) => {
+                        let move_id = id.clone();
+                        self.with_seat(move |room, seat, ch, now| {
+                            room.play_move(seat, move_id.as_deref(), &mv, now, ch)
+                        })
+                        .await
+                    }
+                    Err(err) => Err(err),
+                };
+                (id, result)
+            }
+            ClientMessage::Resign { id } => (
+                id,
+                self.with_seat(|room, seat, ch, now| room.resign(seat, now, ch).map(|()| true))
+                    .await,
+            ),
+            ClientMessage::Draw { id, action } => (
+                id,
+                self.with_seat(move |room, seat, ch, now| {
+                    room.draw(seat, action, now, ch).map(|()| true)
+                })
+                .await,
+            ),
+            ClientMessage::Rematch { id, ready } => {
+                let random = random_u64();
+                (
+                    id,
+                    self.with_seat(move |room, seat, ch, now| {
+                        room.rematch(seat, ready, random, now, ch).map(|()| true)
+                    })
+                    .await,
+                )
+            }
+            ClientMessage::Ping { .. } => return json!({"type": "pong"}),
+        };
+        match (result, id) {
+            (Ok(applied), Some(id)) => json!({"type": "ack", "id": id, "applied": applied}),
+            (Ok(_), None) => Value::Null,
+            (Err(err), id) => error_message(id.as_deref(), &err),
+        }
+    }
+
+    async fn with_seat(
+        &self,
+        op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<bool, AppError>,
+    ) -> Result<bool, AppError> {
+        let token = self.token.clone();
+        self.state
+            .rooms
+            .mutate(&self.cell, move |room, ch, now| {
+                let seat = token
+                    .as_deref()
+                    .and_then(|t| room.seat_of_token(t))
+                    .ok_or(AppError::NotSeated)?;
+                op(room, seat, ch, now)
+            })
+            .await
+    }
+}
