@@ -14,35 +14,49 @@ export const SHOTS = resolve(E2E_DIR, '../test-output/screenshots');
  * DAMES_URL skips this and uses a server already running (development).
  */
 export async function startServer() {
-  if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {} };
+  if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
   const bin = resolve(E2E_DIR, process.env.DAMES_BIN || '../target/release/dames');
   const dir = mkdtempSync(join(tmpdir(), 'dames-e2e-'));
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'dames.db')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
-  });
-  let log = '';
-  child.stderr.on('data', (d) => { log += d; if (process.env.E2E_SERVER_LOG) process.stderr.write(d); });
-  const base = await new Promise((ok, fail) => {
+  const db = join(dir, 'dames.db');
+  let child = null;
+  const spawnServer = (addr) => new Promise((ok, fail) => {
+    child = spawn(bin, ['serve', '--addr', addr, '--db', db], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+    });
     let out = '';
+    let log = '';
+    child.stderr.on('data', (d) => { log += d; if (process.env.E2E_SERVER_LOG) process.stderr.write(d); });
     const timer = setTimeout(() => fail(new Error(`server did not say "listening on" within 20 s:\n${out}\n${log}`)), 20000);
+    const onExit = (code) => { clearTimeout(timer); fail(new Error(`server exited with ${code}:\n${out}\n${log}`)); };
+    child.on('exit', onExit);
+    child.on('error', (e) => { clearTimeout(timer); fail(e); });
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) { clearTimeout(timer); ok(m[1].replace(/\/$/, '')); }
+      if (m) { clearTimeout(timer); child.off('exit', onExit); ok(m[1].replace(/\/$/, '')); }
     });
-    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`server exited with ${code}:\n${out}\n${log}`)); });
-    child.on('error', (e) => { clearTimeout(timer); fail(e); });
   });
-  child.removeAllListeners('exit');
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => { const t = setTimeout(() => { child.kill('SIGKILL'); r(); }, 3000); child.once('exit', () => { clearTimeout(t); r(); }); });
-    }
-    rmSync(dir, { recursive: true, force: true });
+  const kill = async () => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode) return;
+    c.kill('SIGTERM');
+    await new Promise((r) => { const t = setTimeout(() => { c.kill('SIGKILL'); r(); }, 3000); c.once('exit', () => { clearTimeout(t); r(); }); });
   };
-  return { base, stop, child };
+  const base = await spawnServer('127.0.0.1:0');
+  return {
+    base,
+    /** Stops the server, runs `during` while it is down, starts it again (same port and database). */
+    restart: async (during) => {
+      await kill();
+      if (during) await during();
+      await spawnServer(new URL(base).host);
+    },
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function launchBrowser() {

@@ -34,7 +34,7 @@ try {
     if (only && !t.name.includes(only)) continue;
     const t0 = Date.now();
     const contexts = [];
-    const ctx = { base: server.base, browser, track: (c) => contexts.push(c) };
+    const ctx = { base: server.base, browser, server, track: (c) => contexts.push(c) };
     try {
       await Promise.race([
         t.fn(ctx),

@@ -3,7 +3,7 @@ import { chromium } from 'playwright-core';
 const [base, out = '/tmp/shots'] = process.argv.slice(2);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
 for (const [name, vp] of [['desk', { width: 1280, height: 860 }], ['phone', { width: 390, height: 844 }]]) {
-  const ctx = await browser.newContext({ viewport: vp, hasTouch: name === 'phone' });
+  const ctx = await browser.newContext({ viewport: vp, hasTouch: name === 'phone', colorScheme: process.env.DARK ? 'dark' : 'light' });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => console.log('pageerror', e.message));
   page.on('console', (m) => m.type() === 'error' && console.log('console', m.text()));

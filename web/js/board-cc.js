@@ -43,7 +43,7 @@ function flat([x, , z]) {
 
 /**
  * @param {number} bottomCamp camp drawn at the bottom
- * @param {{campColors: Map<number, string>}} opt
+ * @param {{campColors: Map<number, string>, destColors?: Map<number, string>}} opt
  * @returns {import('./board.js').Geometry}
  */
 export function ccGeometry(bottomCamp, opt) {
@@ -87,7 +87,8 @@ export function ccGeometry(bottomCamp, opt) {
     // Camp tints for the seats that start there.
     byCamp.forEach((cs, i) => {
       const col = opt.campColors.get(i);
-      if (!col) return;
+      const dest = opt.destColors && opt.destColors.get(i);
+      if (!col && !dest) return;
       const ct = centre(cs);
       const corners = extremes(cs.map(flat), ct);
       const pts = corners.map((p) => {
@@ -96,7 +97,9 @@ export function ccGeometry(bottomCamp, opt) {
         const l = Math.hypot(dx, dy);
         return place({ x: ct.x + (dx * (l + 0.75)) / l, y: ct.y + (dy * (l + 0.75)) / l });
       });
-      layer.append(s('polygon', { class: 'camp-tint', points: pts.map((p) => `${p.x},${p.y}`).join(' '), fill: col, 'stroke-linejoin': 'round' }));
+      const points = pts.map((p) => `${p.x},${p.y}`).join(' ');
+      if (col) layer.append(s('polygon', { class: 'camp-tint', points, fill: col, 'stroke-linejoin': 'round' }));
+      if (dest) layer.append(s('polygon', { class: 'camp-dest', points, stroke: dest, 'stroke-width': 0.09, 'stroke-linejoin': 'round' }));
     });
     for (const c of all) {
       const p = cells.get(key(c));

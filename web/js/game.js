@@ -7,7 +7,7 @@ import { Board } from './board.js';
 import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
-import { place, t } from './i18n.js';
+import { place, reasonText, t } from './i18n.js';
 import { colorOf, swatch } from './players.js';
 
 /**
@@ -114,9 +114,16 @@ export class GameView {
       const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
       /** @type {Map<number, string>} */
       const campColors = new Map();
-      for (const s of room.seats) for (const c of s.camps || []) campColors.set(c, colorOf(s.seat));
+      /** @type {Map<number, string>} */
+      const destColors = new Map();
+      for (const s of room.seats) {
+        for (const c of s.camps || []) {
+          campColors.set(c, colorOf(s.seat));
+          destColors.set((c + 3) % 6, colorOf(s.seat));
+        }
+      }
       geoKey = `cc:${bottom}:${[...campColors].join(';')}`;
-      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors });
+      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors, destColors });
     } else {
       const size = g.board.size || 10;
       const me = room.you !== null ? room.seats[room.you] : null;
@@ -289,7 +296,7 @@ export class GameView {
     }
     fill(this.result,
       h('h2', null, title),
-      o.reason ? h('p', { class: 'muted small' }, o.reason) : null,
+      reasonText(o.reason) ? h('p', { class: 'muted small' }, reasonText(o.reason)) : null,
       h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,
         h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : place(p)),
         room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),

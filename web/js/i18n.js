@@ -196,6 +196,19 @@ const fr = {
   to_move_label: 'joue',
   resigned_label: 'a abandonné',
   kings: 'dames',
+  reason_finished: 'Toutes les places ont été décidées en jouant.',
+  reason_first_finished: 'Partie arrêtée à la première arrivée ; les autres sont classés par progression.',
+  reason_move_limit: 'Limite de coups atteinte : les joueurs non arrivés partagent les places restantes.',
+  reason_stagnation: 'Stagnation : classement par pièces arrivées, puis par distance restante.',
+  reason_blocked: 'Plus aucun coup possible : classement par pièces arrivées, puis par distance restante.',
+  reason_resignation: 'Par abandon.',
+  reason_abandoned: '45 jours sans coup : ni victoire ni défaite.',
+  reason_no_moves: 'Plus aucun coup légal pour le perdant.',
+  reason_agreement: 'Nulle par accord.',
+  reason_threefold_repetition: 'Nulle par triple répétition de la position.',
+  reason_twenty_five_king_moves: 'Nulle : 25 coups de dames de chaque camp sans prise ni coup de pion.',
+  reason_three_vs_lone_king: 'Nulle : trois pièces contre une dame seule sans résultat.',
+  reason_two_vs_lone_king: 'Nulle : deux pièces contre une dame seule sans résultat.',
   // Connection
   reconnecting: 'Reconnexion…',
   reconnecting_n: 'Reconnexion… (essai {n})',
@@ -409,6 +422,19 @@ const en = {
   to_move_label: 'to move',
   resigned_label: 'resigned',
   kings: 'kings',
+  reason_finished: 'Every place was decided by play.',
+  reason_first_finished: 'Stopped at the first finisher; the others are ranked by progress.',
+  reason_move_limit: 'Move limit reached: the unfinished players share the remaining places.',
+  reason_stagnation: 'Stagnation: ranked by pieces home, then by remaining distance.',
+  reason_blocked: 'No move left: ranked by pieces home, then by remaining distance.',
+  reason_resignation: 'By resignation.',
+  reason_abandoned: '45 days without a move: no winner, no loser.',
+  reason_no_moves: 'The loser had no legal move left.',
+  reason_agreement: 'Draw by agreement.',
+  reason_threefold_repetition: 'Draw by threefold repetition.',
+  reason_twenty_five_king_moves: 'Draw: 25 king moves by each side with no capture or man move.',
+  reason_three_vs_lone_king: 'Draw: three pieces against a lone king, no result.',
+  reason_two_vs_lone_king: 'Draw: two pieces against a lone king, no result.',
   reconnecting: 'Reconnecting…',
   reconnecting_n: 'Reconnecting… (attempt {n})',
   retry_now: 'Retry',
@@ -472,6 +498,12 @@ export function place(n) {
   if (current === 'fr') return n === 1 ? t('place_1') : t('place_n', { n });
   const suffix = n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th';
   return n + suffix;
+}
+
+/** Sentence for an outcome's reason, or null if unknown. @param {string|undefined|null} reason */
+export function reasonText(reason) {
+  const k = /** @type {Key} */ ('reason_' + reason);
+  return reason && k in fr ? t(k) : null;
 }
 
 /** Message for an API error code. @param {{code: string, message: string}} e */

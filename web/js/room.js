@@ -159,8 +159,12 @@ class RoomPage {
     return {
       move: (input) => {
         this.game?.sent();
-        if (this.socket) this.socket.send({ type: 'move', id: randomId('m'), move: input });
-        else this.run(() => api.move(code, randomId('m'), input));
+        if (this.socket) {
+          this.socket.send({ type: 'move', id: randomId('m'), move: input });
+          if (this.socket.status !== 'open') this.showStatus('reconnecting', this.socket.attempt);
+        } else {
+          this.run(() => api.move(code, randomId('m'), input));
+        }
       },
       resign: () => this.run(() => api.resign(code)),
       draw: (a) => this.run(() => api.draw(code, a)),

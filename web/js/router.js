@@ -9,10 +9,10 @@ let onRoute = () => {};
 /** @param {string} path @returns {Route} */
 export function parse(path) {
   const p = path.replace(/\/+$/, '') || '/';
-  if (p === '/' || p === '/index.html') return { name: 'home' };
+  if (p === '/' || p === '/index.html' || p === '/cpu' || p === '/games') return { name: 'home' };
   const m = /^\/r\/([A-Za-z0-9]{6})$/.exec(p);
   if (m) return { name: 'room', code: m[1].toUpperCase() };
-  if (p === '/rules' || p === '/regles') return { name: 'rules' };
+  if (p === '/rules') return { name: 'rules' };
   if (p === '/faq') return { name: 'faq' };
   if (p === '/data') return { name: 'data' };
   return { name: 'notfound' };
