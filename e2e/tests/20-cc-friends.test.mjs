@@ -37,6 +37,20 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   await a.locator('svg.board-cc').waitFor();
   await b.locator('svg.board-cc').waitFor();
   equal(await a.locator('svg.board .piece').count(), 20, '20 pieces on the star');
+  // Each player sees their own camp at the bottom.
+  for (const [p, me, other] of [[a, 0, 1], [b, 1, 0]]) {
+    const ys = await p.evaluate(([me, other]) => {
+      const avg = (s) => { const els = [...document.querySelectorAll(`svg.board .piece[data-owner="${s}"]`)]; return els.reduce((t, e) => t + e.getBoundingClientRect().y, 0) / els.length; };
+      return [avg(me), avg(other)];
+    }, [me, other]);
+    assert(ys[0] > ys[1], `seat ${me} sees its camp at the bottom`);
+  }
+  // A third person with the link watches live.
+  const watcher = await newPerson(browser, { name: 'Zoé' });
+  track(watcher.ctx);
+  const w = watcher.page;
+  await w.goto(`${base}/r/${code}`);
+  await w.locator('svg.board-cc').waitFor();
 
   // Whoever is to move plays by clicking; the other sees it live. Four moves.
   for (let i = 0; i < 4; i++) {
@@ -51,7 +65,10 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
     await until(async () => (await moveCount(mover)) === i + 1, `the mover sees move ${i + 1}`);
     await other.locator(`svg.board .piece[data-cell="${to}"]`).waitFor();
     await other.locator('svg.board .last-to').waitFor();
+    await until(async () => (await moveCount(w)) === i + 1, `the spectator sees move ${i + 1}`);
   }
+  equal(await w.locator('svg.board .piece.movable').count(), 0, 'the spectator cannot move');
+  equal(await w.locator('[data-action=resign]').count(), 0, 'the spectator cannot resign');
   await shot(a, '03-cc-game');
 
   // The guest resigns: with two players the host wins.

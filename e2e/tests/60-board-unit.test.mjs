@@ -1,0 +1,76 @@
+// The board component in a real page, on synthetic positions the server cannot be asked for:
+// several draughts captures ending on the same square (pick the path by its intermediate
+// squares), drag and drop, and the confirm-move step.
+import { assert, equal, newPerson } from '../lib.mjs';
+
+test('board: ambiguous captures are picked by tapping an intermediate square', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser);
+  track(ctx);
+  await page.goto(base + '/rules');
+  const sent = await page.evaluate(async () => {
+    const { Board } = await import('/js/board.js');
+    const { draughtsGeometry } = await import('/js/board-draughts.js');
+    const out = [];
+    const hints = [];
+    const board = new Board(draughtsGeometry(10, false), { onMove: (m) => out.push(m.raw.notation), onPending: () => {}, onHint: (k) => hints.push(k) });
+    document.body.prepend(board.svg);
+    board.svg.style.width = '500px';
+    const piece = (sq, color) => ({ id: String(sq), fill: color === 'white' ? '#fff' : '#000', stroke: '#000', owner: color === 'white' ? 0 : 1 });
+    // White king on 46; two different double captures end on 24 (via 19... or via 28...).
+    const mv = (path, captures) => ({ from: String(path[0]), to: String(path[path.length - 1]), path: path.map(String), captures: captures.map(String), raw: { notation: path.join('x') } });
+    board.render({
+      pieces: [piece(46, 'white'), piece(41, 'black'), piece(37, 'black'), piece(29, 'black')],
+      moves: [mv([46, 28, 24], [37, 33]), mv([46, 19, 24], [41, 29])],
+      showLegal: true, confirm: false, last: null, animate: null,
+    });
+    window.__board = { out, hints };
+    return true;
+  });
+  assert(sent, 'board mounted');
+  await page.locator('svg.board .piece[data-cell="46"]').click();
+  await page.locator('svg.board .dest[data-dest="24"]').click();
+  equal(await page.locator('svg.board .dest.choose').count(), 2, 'two intermediate squares offered');
+  equal(await page.evaluate(() => window.__board.out.length), 0, 'nothing played yet');
+  await page.locator('svg.board .dest.choose[data-dest="19"]').click();
+  equal(await page.evaluate(() => window.__board.out.join()), '46x19x24', 'the path through 19 was played');
+  equal(await page.evaluate(() => window.__board.hints[0]), 'choose_path', 'the hint was shown');
+});
+
+test('board: drag and drop, and the ✓ step of « Confirmer les coups »', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser);
+  track(ctx);
+  await page.goto(base + '/rules');
+  await page.evaluate(async () => {
+    const { Board } = await import('/js/board.js');
+    const { ccGeometry, ccMove, ccPieces } = await import('/js/board-cc.js');
+    const out = [];
+    const pend = [];
+    const board = new Board(ccGeometry(0, { campColors: new Map() }), { onMove: (m) => out.push(m.to), onPending: (m) => pend.push(m ? m.to : null), onHint: () => {} });
+    document.body.prepend(board.svg);
+    board.svg.style.width = '600px';
+    const state = (confirm) => ({
+      pieces: ccPieces({ pieces: [{ seat: 0, at: [1, 4, -5] }, { seat: 1, at: [1, 3, -4] }] }),
+      moves: [ccMove({ from: [1, 4, -5], to: [1, 2, -3], path: [[1, 4, -5], [1, 2, -3]] }), ccMove({ from: [1, 4, -5], to: [2, 3, -5], path: [[1, 4, -5], [2, 3, -5]] })],
+      showLegal: true, confirm, last: null, animate: null,
+    });
+    window.__t = { board, out, pend, state };
+    board.render(state(false));
+  });
+  // Drag the piece onto the jump destination.
+  const from = await page.locator('svg.board .piece[data-cell="1,4,-5"]').boundingBox();
+  await page.locator('svg.board .piece[data-cell="1,4,-5"]').click(); // select: destinations appear
+  const to = await page.locator('svg.board .dest[data-dest="1,2,-3"]').boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  equal(await page.evaluate(() => window.__t.out.join()), '1,2,-3', 'dropped on the destination: played');
+  // With confirmation: the move waits for ✓.
+  await page.evaluate(() => window.__t.board.render(window.__t.state(true)));
+  await page.locator('svg.board .piece[data-cell="1,4,-5"]').click();
+  await page.locator('svg.board .dest[data-dest="2,3,-5"]').click();
+  equal(await page.evaluate(() => window.__t.out.length), 1, 'not played before ✓');
+  equal(await page.evaluate(() => window.__t.pend.join()), '2,3,-5', 'shown as pending');
+  await page.evaluate(() => window.__t.board.confirm());
+  equal(await page.evaluate(() => window.__t.out.join()), '1,2,-3,2,3,-5', 'played after ✓');
+});
