@@ -232,14 +232,6 @@ impl<B: Board> GameOf<B> {
     }
 }
 
-impl<B: Board> Position<B> {
-    /// Whether the side to move has a legal move.
-    pub fn has_any_move(&self) -> bool {
-        let mut scratch = MoveList::new();
-        self.count_moves(&mut scratch) > 0
-    }
-}
-
 /// A game whose board is chosen at run time: the server's type. Square numbers are FMJD numbers
 /// of the game's board; moves come and go as notation and [`MoveInfo`].
 ///

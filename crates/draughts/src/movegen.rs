@@ -272,6 +272,18 @@ impl<B: Board> Position<B> {
             self.generate_captures(scratch);
             return scratch.len();
         }
+        self.count_quiet()
+    }
+
+    /// Whether the side to move has a legal move (if not, it has lost).
+    #[inline]
+    pub fn has_any_move(&self) -> bool {
+        self.has_captures() || self.count_quiet() > 0
+    }
+
+    /// The number of quiet moves (legal when there is no capture).
+    #[inline(always)]
+    fn count_quiet(&self) -> usize {
         let (own, _) = self.own_opp();
         let empty = self.empty_squares();
         let men = own & !self.kings;

@@ -150,3 +150,16 @@ impl<B: Board> IntoIterator for MoveList<B> {
         self.moves.into_iter()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Brazilian, Canadian, International};
+
+    #[test]
+    fn moves_are_small() {
+        assert_eq!(std::mem::size_of::<Move<International>>(), 16);
+        assert_eq!(std::mem::size_of::<Move<Brazilian>>(), 16);
+        assert!(std::mem::size_of::<Move<Canadian>>() <= 32);
+    }
+}
