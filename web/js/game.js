@@ -197,6 +197,7 @@ export class GameView {
     const g = room.game_view;
     if (!g) return;
     const places = currentPlaces(room);
+    const resigned = resignedSeats(room);
     fill(this.players, room.seats.map((s) => {
       const turn = g.to_move === s.seat && room.status === 'playing';
       const pl = places[s.seat];
@@ -208,6 +209,7 @@ export class GameView {
         h('span', { class: 'player-info' },
           room.game === 'draughts' ? h('span', { class: 'muted small' }, t(s.color === 'black' ? 'black' : 'white')) : null,
           pl !== undefined && pl !== null ? h('span', { class: 'place' }, place(pl)) : null,
+          resigned.has(s.seat) ? h('span', { class: 'muted small' }, t('resigned_label')) : null,
           turn ? h('span', { class: 'turn-badge' }, t('to_move_label')) : null));
     }));
   }
@@ -215,7 +217,7 @@ export class GameView {
   /** @param {RoomView} room */
   renderActions(room) {
     const g = room.game_view;
-    if (!g || room.status !== 'playing' || room.you === null) {
+    if (!g || room.status !== 'playing' || room.you === null || resignedSeats(room).has(room.you) || currentPlaces(room)[room.you]) {
       fill(this.actions);
       return;
     }
@@ -333,6 +335,17 @@ export function seatName(room, seat) {
   if (!s) return '?';
   if (s.kind === 'cpu') return t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (s.level || 'normal'))) });
   return s.name || '?';
+}
+
+/** Chinese checkers seats that resigned: their pieces left the board (RULES.md 1.4). @param {RoomView} room */
+function resignedSeats(room) {
+  const g = room.game_view;
+  /** @type {Set<number>} */
+  const out = new Set();
+  if (!g || room.game !== 'cc' || room.status !== 'playing') return out;
+  const present = new Set((g.board.pieces || []).map((p) => p.seat));
+  for (const s of room.seats) if (!present.has(s.seat)) out.add(s.seat);
+  return out;
 }
 
 /** Places known so far: the outcome's, or the order of finishing during the game. @param {RoomView} room */

@@ -456,6 +456,17 @@ const en = {
 /** @typedef {keyof typeof fr} Key */
 /** @typedef {'fr'|'en'} Lang */
 
+/**
+ * French typography: a narrow no-break space before ? ! : ; » and after «, so that they never
+ * start a line.
+ * @param {string} s
+ */
+export function frTypo(s) {
+  return s.replace(/ ([?!:;»])/g, '\u202F$1').replace(/« /g, '«\u202F');
+}
+
+for (const k of /** @type {Key[]} */ (Object.keys(fr))) fr[k] = frTypo(fr[k]);
+
 /** @type {Record<Lang, Record<Key, string>>} */
 const tables = { fr, en };
 

@@ -1,7 +1,7 @@
 // @ts-check
 /** Static pages: rules (both games), FAQ, data and retention. Their text lives in content/. */
 import { fill, h } from './dom.js';
-import { lang, t } from './i18n.js';
+import { frTypo, lang, t } from './i18n.js';
 import { DATA } from './content/data.js';
 import { FAQ } from './content/faq.js';
 import { RULES } from './content/rules.js';
@@ -13,6 +13,6 @@ export function showPage(root, which) {
   const title = t(which === 'rules' ? 'nav_rules' : which === 'faq' ? 'nav_faq' : 'nav_data');
   document.title = `${title} · Dames`;
   const article = h('article', { class: `card prose page-${which}`, lang: which === 'data' ? 'en' : l });
-  article.innerHTML = html; // our own static text, no user input
+  article.innerHTML = l === 'fr' && which !== 'data' ? frTypo(html) : html; // our own static text, no user input
   fill(root, article);
 }
