@@ -31,6 +31,8 @@ export class GameView {
     this.boardBox = h('div', { class: 'board-box' });
     this.status = h('div', { class: 'status', 'aria-live': 'polite', 'data-testid': 'status' });
     this.hint = h('div', { class: 'hint', hidden: true });
+    this.strip = h('ol', { class: 'player-strip', 'aria-hidden': 'true' });
+    this.offer = h('div', { class: 'offer-bar', hidden: true, role: 'alert' });
     this.confirmBar = h('div', { class: 'confirm-bar', hidden: true },
       h('button', { class: 'btn primary round', type: 'button', 'data-action': 'confirm', 'aria-label': t('confirm_move'), title: t('confirm_move'), onclick: () => this.board?.confirm() }, '✓'),
       h('button', { class: 'btn round', type: 'button', 'data-action': 'cancel-move', 'aria-label': t('cancel_move'), title: t('cancel_move'), onclick: () => this.board?.cancelPending() }, '✕'));
@@ -39,7 +41,7 @@ export class GameView {
     this.result = h('div', { class: 'result', hidden: true, 'data-testid': 'result' });
     this.moveList = h('ol', { class: 'move-list', 'data-testid': 'moves' });
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.status, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.hint),
+      h('div', { class: 'game-main' }, this.status, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.hint),
       h('aside', { class: 'game-side' },
         this.result,
         h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
@@ -81,7 +83,11 @@ export class GameView {
       last: lastBm ? { path: lastBm.path, captures: lastBm.captures } : null,
       animate,
     });
+    if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
     this.renderStatus(room);
+    this.renderStrip(room);
+    this.renderOffer(room);
+    this.el.classList.toggle('finished', room.status === 'finished');
     this.renderPlayers(room);
     this.renderActions(room);
     this.renderMoves(room);
@@ -182,6 +188,7 @@ export class GameView {
     const s = g.to_move !== null ? room.seats[g.to_move] : null;
     if (!s) return fill(this.status, '');
     const sw = room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat);
+    document.title = `${g.to_move === room.you ? '● ' : ''}${t('room_title', { code: room.code })} · Dames`;
     if (g.to_move === room.you) {
       this.status.classList.add('mine');
       fill(this.status, sw, t('turn_you'));
@@ -190,6 +197,43 @@ export class GameView {
     } else {
       fill(this.status, sw, t('turn_other', { name: seatName(room, s.seat) }));
     }
+  }
+
+  /** A declined draw offer is told to the one who made it. @param {RoomView} room @param {RoomView} prev */
+  drawNews(room, prev) {
+    const was = prev.game_view ? prev.game_view.draw_offer : null;
+    const now = room.game_view ? room.game_view.draw_offer : null;
+    if (was !== null && was !== undefined && was === room.you && (now === null || now === undefined) && room.status === 'playing') {
+      const movesNow = room.game_view ? room.game_view.moves.length : 0;
+      const movesBefore = prev.game_view ? prev.game_view.moves.length : 0;
+      if (movesNow === movesBefore) toast(t('draw_declined_toast'));
+    }
+  }
+
+  /** Compact players above the board (narrow screens): colour, mark, name, place, turn. @param {RoomView} room */
+  renderStrip(room) {
+    const g = room.game_view;
+    if (!g) return;
+    const places = currentPlaces(room);
+    fill(this.strip, room.seats.map((s) => {
+      const pl = places[s.seat];
+      return h('li', { class: `chip-player${g.to_move === s.seat && room.status === 'playing' ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}` },
+        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        h('span', { class: 'chip-name' }, s.seat === room.you ? t('seat_you') : seatName(room, s.seat)),
+        pl ? h('span', { class: 'place' }, place(pl)) : null);
+    }));
+  }
+
+  /** A draw offered to me: answer right above the board. @param {RoomView} room */
+  renderOffer(room) {
+    const g = room.game_view;
+    const offered = g && room.status === 'playing' && room.you !== null && g.draw_offer !== null && g.draw_offer !== undefined && g.draw_offer !== room.you;
+    this.offer.hidden = !offered;
+    if (!offered || !g || g.draw_offer === null) return;
+    fill(this.offer,
+      h('span', null, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
+      h('button', { class: 'btn primary small', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
+      h('button', { class: 'btn small', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
   }
 
   /** @param {RoomView} room */
@@ -228,10 +272,6 @@ export class GameView {
         items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'draw-offer', onclick: () => this.act.draw('offer') }, t('draw_offer')));
       } else if (g.draw_offer === room.you) {
         items.push(h('p', { class: 'muted small' }, t('draw_offered_by_you')));
-      } else {
-        items.push(h('p', { class: 'offer' }, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
-          h('button', { class: 'btn primary', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
-          h('button', { class: 'btn', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
       }
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
