@@ -1,0 +1,380 @@
+//! A real server on a random port with a fresh database, and small HTTP and WebSocket clients.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dames_server::{AppState, Config};
+use futures_util::{SinkExt, StreamExt};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// A server running in this process on 127.0.0.1 with a random port.
+pub struct Server {
+    pub base: String,
+    pub addr: std::net::SocketAddr,
+    pub db: PathBuf,
+    pub dir: Arc<tempfile::TempDir>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+/// The test configuration: a fresh database, no rate limits unless a test asks.
+pub fn config(db: PathBuf) -> Config {
+    let mut config = Config::new(db);
+    config.limits.enabled = false;
+    config
+}
+
+impl Server {
+    /// A server with a fresh database and the test configuration.
+    pub async fn start() -> Server {
+        Self::start_with(|_| {}).await
+    }
+
+    /// A server with a fresh database and a changed configuration.
+    pub async fn start_with(change: impl FnOnce(&mut Config)) -> Server {
+        let dir = Arc::new(tempfile::tempdir().unwrap());
+        let mut config = config(dir.path().join("dames.db"));
+        change(&mut config);
+        Self::run(dir, config).await
+    }
+
+    async fn run(dir: Arc<tempfile::TempDir>, config: Config) -> Server {
+        let db = config.db_path.clone();
+        let state = AppState::open(config).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            dames_server::serve(listener, state, async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        });
+        Server {
+            base: format!("http://{addr}"),
+            addr,
+            db,
+            dir,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// Stops the server (graceful shutdown, WebSockets closed).
+    pub async fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(Duration::from_secs(10), task)
+                .await
+                .expect("shutdown in time")
+                .unwrap();
+        }
+    }
+
+    /// Stops this server and starts a new one on the same database file.
+    pub async fn restart(mut self, change: impl FnOnce(&mut Config)) -> Server {
+        self.stop().await;
+        let mut config = config(self.db.clone());
+        change(&mut config);
+        Self::run(self.dir.clone(), config).await
+    }
+
+    /// An HTTP client without seat.
+    pub fn client(&self) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            base: self.base.clone(),
+            token: None,
+            code: None,
+            seat: None,
+        }
+    }
+}
+
+/// A player or a script: Bearer token of its seat once it has one.
+#[derive(Clone)]
+pub struct Client {
+    pub http: reqwest::Client,
+    pub base: String,
+    pub token: Option<String>,
+    pub code: Option<String>,
+    pub seat: Option<u64>,
+}
+
+/// An answer: status, JSON body (Null if not JSON), headers.
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Answer {
+    /// The error code of an error answer.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or("")
+    }
+
+    /// Asserts an error with this status and code.
+    #[track_caller]
+    pub fn expect_error(&self, status: u16, code: &str) {
+        assert_eq!(
+            (self.status.as_u16(), self.code()),
+            (status, code),
+            "{}",
+            self.body
+        );
+        assert!(
+            self.body["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.body
+        );
+    }
+
+    /// Asserts success and returns the body.
+    #[track_caller]
+    pub fn ok(self) -> Value {
+        assert!(self.status.is_success(), "{} {}", self.status, self.body);
+        self.body
+    }
+}
+
+impl Client {
+    pub async fn send(&self, req: reqwest::RequestBuilder) -> Answer {
+        let req = match &self.token {
+            Some(t) => req.bearer_auth(t),
+            None => req,
+        };
+        let res = req.send().await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let text = res.text().await.unwrap();
+        Answer {
+            status,
+            body: serde_json::from_str(&text).unwrap_or(Value::Null),
+            headers,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        self.send(self.http.get(format!("{}{path}", self.base)))
+            .await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> Answer {
+        self.send(self.http.post(format!("{}{path}", self.base)).json(&body))
+            .await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> Answer {
+        let req = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .body(body);
+        self.send(req).await
+    }
+
+    fn room_path(&self, rest: &str) -> String {
+        format!(
+            "/api/rooms/{}{rest}",
+            self.code.as_deref().expect("in a room")
+        )
+    }
+
+    /// Creates a room and takes seat 0.
+    pub async fn create(&mut self, body: Value) -> Value {
+        let answer = self.post("/api/rooms", body).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.body);
+        self.take_seat(&answer.body);
+        answer.body["room"].clone()
+    }
+
+    fn take_seat(&mut self, body: &Value) {
+        self.token = Some(body["token"].as_str().unwrap().to_owned());
+        self.code = Some(body["room"]["code"].as_str().unwrap().to_owned());
+        self.seat = body["seat"].as_u64();
+        assert_eq!(body["token"].as_str().unwrap().len(), 32);
+    }
+
+    /// Joins room `code` (as typed) with `name`.
+    pub async fn join(&mut self, code: &str, name: &str) -> Value {
+        let body = self
+            .post(&format!("/api/rooms/{code}/join"), json!({"name": name}))
+            .await
+            .ok();
+        self.take_seat(&body);
+        body["room"].clone()
+    }
+
+    pub async fn room(&self) -> Value {
+        self.get(&self.room_path("")).await.ok()
+    }
+
+    pub async fn act(&self, action: &str, body: Value) -> Answer {
+        self.post(&self.room_path(&format!("/{action}")), body)
+            .await
+    }
+
+    pub async fn start(&self) -> Value {
+        self.act("start", json!({})).await.ok()
+    }
+
+    pub async fn play(&self, mv: Value) -> Answer {
+        self.act("move", json!({"move": mv})).await
+    }
+
+    /// A WebSocket to the room, with `since`.
+    pub async fn ws(&self, since: i64) -> Ws {
+        let host = self.base.trim_start_matches("http://");
+        let url = format!(
+            "ws://{host}/ws/rooms/{}?since={since}",
+            self.code.as_deref().unwrap()
+        );
+        let mut req = url.into_client_request().unwrap();
+        if let Some(t) = &self.token {
+            let cookie = format!("dames_seat_{}={t}", self.code.as_deref().unwrap());
+            req.headers_mut().insert("cookie", cookie.parse().unwrap());
+        }
+        let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+        Ws { stream }
+    }
+}
+
+/// A WebSocket client.
+pub struct Ws {
+    pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Ws {
+    pub async fn send(&mut self, msg: Value) {
+        self.stream
+            .send(Message::text(msg.to_string()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.stream.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next JSON message (skipping pings), failing after 10 s.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("socket open")
+                .unwrap();
+            match msg {
+                Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+                Message::Close(_) => panic!("socket closed"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Messages until one of type `kind` (returned with the ones before it).
+    pub async fn until(&mut self, kind: &str) -> (Value, Vec<Value>) {
+        let mut before = Vec::new();
+        loop {
+            let msg = self.next().await;
+            if msg["type"] == kind {
+                return (msg, before);
+            }
+            before.push(msg);
+        }
+    }
+
+    /// The next `state` message whose room satisfies `pred`.
+    pub async fn state_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let msg = self.next().await;
+            if msg["type"] == "state" && pred(&msg["room"]) {
+                return msg["room"].clone();
+            }
+        }
+    }
+}
+
+/// A tiny deterministic generator for the scripted players.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The tip hole of camp `c` (RULES.md 1.1 numbering) in cube coordinates.
+pub fn tip(camp: u64) -> [i64; 3] {
+    [
+        [4, 4, -8],
+        [8, -4, -4],
+        [4, -8, 4],
+        [-4, -4, 8],
+        [-8, 4, 4],
+        [-4, 8, -4],
+    ][camp as usize]
+}
+
+fn cube(v: &Value) -> [i64; 3] {
+    let a = v.as_array().unwrap();
+    [
+        a[0].as_i64().unwrap(),
+        a[1].as_i64().unwrap(),
+        a[2].as_i64().unwrap(),
+    ]
+}
+
+fn distance(a: [i64; 3], b: [i64; 3]) -> i64 {
+    (0..3).map(|i| (a[i] - b[i]).abs()).max().unwrap()
+}
+
+/// A Chinese checkers move for the seat to move of `room` (which must be ours): the legal move
+/// that gains most towards the destination tip of the moved piece's camp, ties at random.
+pub fn greedy_cc_move(room: &Value, rng: &mut Lcg) -> Value {
+    let play = &room["play"];
+    let moves = play["legal_moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "no legal move offered: {room}");
+    let camp_at = |at: &Value| {
+        play["board"]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| &p["at"] == at)
+            .map(|p| p["camp"].as_u64().unwrap())
+            .unwrap()
+    };
+    let gain = |m: &Value| {
+        let target = tip((camp_at(&m["from"]) + 3) % 6);
+        distance(cube(&m["from"]), target) - distance(cube(&m["to"]), target)
+    };
+    let best = moves.iter().map(gain).max().unwrap();
+    let best_moves: Vec<&Value> = moves.iter().filter(|m| gain(m) == best).collect();
+    let m = best_moves[rng.below(best_moves.len())];
+    json!({"from": m["from"], "to": m["to"]})
+}
+
+/// A random legal draughts move of `room`, as a `MoveInput`.
+pub fn random_draughts_move(room: &Value, rng: &mut Lcg) -> Value {
+    let moves = room["play"]["legal_moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "no legal move offered: {room}");
+    json!({"notation": moves[rng.below(moves.len())]["notation"]})
+}
