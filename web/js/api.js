@@ -148,7 +148,11 @@ export class RoomSocket {
     /** @type {ReturnType<typeof setInterval>|undefined} */
     this.pinger = undefined;
     this.onOnline = () => this.retryNow();
+    this.onVisible = () => {
+      if (document.visibilityState === 'visible') this.retryNow();
+    };
     window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
     this.connect();
   }
 
@@ -304,6 +308,7 @@ export class RoomSocket {
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) this.ws.close();
     this.ws = null;
   }

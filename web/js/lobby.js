@@ -61,7 +61,12 @@ export function renderLobby(room, act) {
     room.host ? null : h('p', { class: 'muted small' }, t('settings_host_only')),
     settingsForm(room.game, room.settings, room.host, act.setSettings));
 
-  return h('div', { class: 'lobby' }, share, seats, settings);
+  const variant = room.game === 'draughts' && room.settings.rules && room.settings.rules.variant
+    ? ' · ' + t(/** @type {any} */ ('variant_' + room.settings.rules.variant))
+    : room.game === 'cc' ? ' · ' + t('players_hint_n', { n: room.seats.length }) : '';
+  const head = h('div', { class: 'lobby-head' },
+    h('h1', null, t(room.game === 'cc' ? 'cc_name' : 'dr_name'), h('span', { class: 'muted lobby-sub' }, variant)));
+  return h('div', { class: 'lobby' }, head, share, seats, settings);
 }
 
 /** @param {RoomView} room @param {Seat} seat @param {LobbyActions} act */

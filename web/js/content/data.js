@@ -9,7 +9,7 @@ export const DATA = `
 <table>
 <tr><th>Cookie</th><th>What it holds</th><th>Why</th><th>Lifetime</th></tr>
 <tr><td><code>dames_client</code></td><td>A random browser id (128 random bits), HttpOnly.</td><td>Lists the games opened from this browser and keys the rate limits. It grants nothing by itself.</td><td>One year.</td></tr>
-<tr><td><code>dames_seat_{CODE}</code></td><td>A random seat token for one room, HttpOnly. The server keeps only its SHA-256 hash.</td><td>Puts you back in your seat when you reopen the room’s link; only its holder can move for that seat.</td><td>As long as the room exists.</td></tr>
+<tr><td><code>dames_seat_{CODE}</code></td><td>A random seat token for one room, HttpOnly. The server keeps only its SHA-256 hash.</td><td>Puts you back in your seat when you reopen the room’s link; only its holder can move for that seat.</td><td>Up to 400 days in your browser; cleared when you leave the seat, and worthless once the room is deleted (the server forgets the token with the room).</td></tr>
 </table>
 <p>Both cookies are <strong>HttpOnly</strong> (scripts cannot read them) and <code>SameSite=Lax</code>. Your browser also keeps, in its local storage, the name you typed and your language choice; they never leave your browser except when you join a game.</p>
 
