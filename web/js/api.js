@@ -127,7 +127,7 @@ export const api = {
 export class RoomSocket {
   /**
    * @param {string} code
-   * @param {{onRoom: (room: RoomView) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (code: string, message: string, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
+   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (code: string, message: string, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
    * @param {number} [since] last version seen
    * @param {Action[]} [queue] actions still waiting for their ack
    */
@@ -141,6 +141,7 @@ export class RoomSocket {
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
+    this.fresh = false;
     /** @type {SocketStatus} */
     this.status = 'connecting';
     /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -179,6 +180,7 @@ export class RoomSocket {
     ws.onopen = () => {
       clearTimeout(openTimeout);
       this.attempt = 0;
+      this.fresh = true;
       this.setStatus('open');
       for (const a of this.queue) this.sendRaw(a);
       clearInterval(this.pinger);
@@ -210,7 +212,10 @@ export class RoomSocket {
         if (msg.room) {
           const room = normalizeRoom(msg.room);
           this.seen(room.version);
-          this.h.onRoom(room);
+          // The first state of a new connection is the truth, even if its version went down
+          // (a server restored from an older snapshot).
+          this.h.onRoom(room, this.fresh);
+          this.fresh = false;
         }
         break;
       case 'event':

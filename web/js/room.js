@@ -64,15 +64,15 @@ class RoomPage {
     const queue = this.socket ? this.socket.queue : [];
     this.socket?.close();
     this.socket = new RoomSocket(this.code, {
-      onRoom: (r) => this.apply(r),
+      onRoom: (r, fresh) => this.apply(r, fresh),
       onStatus: (s, n) => this.showStatus(s, n),
       onError: (code, message, id) => this.onSocketError(code, message, id),
     }, this.room ? this.room.version : 0, queue);
   }
 
-  /** @param {RoomView} room */
-  apply(room) {
-    if (this.room && room.version < this.room.version && room.game_no <= this.room.game_no) return;
+  /** @param {RoomView} room @param {boolean} [fresh] first state of a new connection: always taken */
+  apply(room, fresh = false) {
+    if (!fresh && this.room && room.version <= this.room.version && room.game_no <= this.room.game_no) return;
     const prev = this.room;
     this.room = room;
     if (room.status === 'lobby') {
@@ -127,7 +127,8 @@ class RoomPage {
     try {
       const r = await f();
       const room = 'room' in r && r.room && typeof r.room === 'object' && 'seats' in r.room ? r.room : /** @type {RoomView} */ (r);
-      this.apply(room);
+      // The answer to my own action speaks from my seat: taken unless something newer came.
+      this.apply(room, !this.room || room.version >= this.room.version);
     } catch (e) {
       toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
       api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
