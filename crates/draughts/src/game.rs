@@ -9,6 +9,7 @@ use crate::draw::{DrawCounters, DrawReason, Outcome, Rules, WinReason};
 use crate::fen::{parse_fen, to_fen, ParseFenError};
 use crate::moves::{Move, MoveList};
 use crate::notation::{MoveInfo, ParseMoveError};
+use crate::pdn::ParsePdnError;
 use crate::position::{Piece, Position};
 
 /// Why a move or an action was refused. The game is unchanged.
@@ -179,6 +180,12 @@ impl<B: Board> GameOf<B> {
             .map(|reason| Outcome::Draw { reason })
     }
 
+    /// The hashes of the positions since the last irreversible move (man move or capture), the
+    /// current one last: what a search needs to see repetitions coming.
+    pub fn reversible_history(&self) -> &[u64] {
+        &self.since_irreversible
+    }
+
     /// How many times the current position (same side to move) has occurred, counting now.
     pub fn repetitions(&self) -> usize {
         self.since_irreversible
@@ -286,6 +293,31 @@ impl Game {
             }
             Variant::Canadian => Game::Canadian(GameOf::from_position(rules, parse_fen(fen)?)),
         })
+    }
+
+    /// Replays `moves` (notation) from `start_fen` (the usual start if `None`): how a stored
+    /// game comes back.
+    ///
+    /// # Errors
+    /// [`ParsePdnError::Fen`] or [`ParsePdnError::Move`] (with the ply, from 1).
+    pub fn replay<S: AsRef<str>>(
+        rules: Rules,
+        start_fen: Option<&str>,
+        moves: &[S],
+    ) -> Result<Self, ParsePdnError> {
+        let mut game = match start_fen {
+            Some(fen) => Game::from_fen(rules, fen).map_err(ParsePdnError::Fen)?,
+            None => Game::new(rules),
+        };
+        for (i, text) in moves.iter().enumerate() {
+            game.play_notation(text.as_ref())
+                .map_err(|error| ParsePdnError::Move {
+                    ply: i + 1,
+                    text: text.as_ref().to_string(),
+                    error,
+                })?;
+        }
+        Ok(game)
     }
 
     /// The rules.

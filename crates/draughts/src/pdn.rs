@@ -283,18 +283,7 @@ impl Game {
                 .and_then(Variant::from_pdn_game_type)
                 .ok_or_else(|| ParsePdnError::UnsupportedGameType(gt.to_string()))?;
         }
-        let mut game = match pdn.tag("FEN") {
-            Some(fen) => Game::from_fen(rules, fen).map_err(ParsePdnError::Fen)?,
-            None => Game::new(rules),
-        };
-        for (i, text) in pdn.moves.iter().enumerate() {
-            game.play_notation(text)
-                .map_err(|error| ParsePdnError::Move {
-                    ply: i + 1,
-                    text: text.clone(),
-                    error,
-                })?;
-        }
+        let mut game = Game::replay(rules, pdn.tag("FEN"), &pdn.moves)?;
         if game.outcome().is_none() {
             // Results the moves do not explain: a resignation or an agreed draw.
             let _ = match pdn.result.as_deref() {
