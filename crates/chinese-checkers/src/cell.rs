@@ -112,17 +112,21 @@ pub(crate) const NEIGHBOURS: [u128; CELL_COUNT] = {
     t
 };
 
-/// A single jump from a hole: the hole jumped over and the landing hole.
+/// A single jump from a hole: the hole jumped over and the landing hole, as bits (bits avoid
+/// variable `u128` shifts in the hot loop).
 #[derive(Clone, Copy)]
 pub(crate) struct Jump {
-    pub over: u8,
-    pub land: u8,
+    pub over_bit: u128,
+    pub land_bit: u128,
 }
 
 /// `JUMPS[c]`: the plain jumps from `c` (only the directions where both holes exist), and
 /// `JUMP_COUNT[c]` how many there are.
-pub(crate) const JUMPS: [[Jump; 6]; CELL_COUNT] = {
-    let mut t = [[Jump { over: 0, land: 0 }; 6]; CELL_COUNT];
+pub(crate) static JUMPS: [[Jump; 6]; CELL_COUNT] = {
+    let mut t = [[Jump {
+        over_bit: 0,
+        land_bit: 0,
+    }; 6]; CELL_COUNT];
     let mut i = 0;
     while i < CELL_COUNT {
         let mut n = 0;
@@ -130,9 +134,10 @@ pub(crate) const JUMPS: [[Jump; 6]; CELL_COUNT] = {
         while d < 6 {
             let over = NEIGHBOUR[i][d];
             if over != NONE && NEIGHBOUR[over as usize][d] != NONE {
+                let land = NEIGHBOUR[over as usize][d];
                 t[i][n] = Jump {
-                    over,
-                    land: NEIGHBOUR[over as usize][d],
+                    over_bit: 1u128 << over,
+                    land_bit: 1u128 << land,
                 };
                 n += 1;
             }

@@ -103,6 +103,7 @@
 #![warn(missing_docs)]
 
 pub mod cell;
+mod lattice;
 mod movegen;
 mod outcome;
 mod perft;

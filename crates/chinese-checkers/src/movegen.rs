@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cell::{Bitboard, Bits, Cell, BOARD, JUMPS, JUMP_COUNT, NEIGHBOUR, NEIGHBOURS, NONE};
+use crate::lattice::{Jumper, COARSE, SUB};
 use crate::position::Game;
 
 /// A move: the piece on `from` goes to `to` (by a step or a jump chain; with the swap rule, the
@@ -124,20 +125,87 @@ impl<'a> IntoIterator for &'a MoveList {
     }
 }
 
-/// Holes reachable from `from` by chains of plain jumps, landing only on `landable` holes.
-/// `occupied` must include `from` (so that the chain never lands back on it).
+/// The jump components of the empty holes of one position: two empty holes are in the same
+/// component when a chain of plain jumps links them. Jumps are symmetric (the jumped piece stays),
+/// so the holes a piece reaches by chains are the union of the components of its first landings.
+/// The mover's own hole never matters: it lies on another sublattice than the holes its chains
+/// visit (a jump moves two holes along a line), so it is never jumped over, and being occupied it
+/// is never landed on. Components are computed lazily and shared by all the pieces of the node.
+pub(crate) struct Components {
+    comps: [u128; Components::CAPACITY],
+    len: usize,
+    covered: u128,
+}
+
+impl Components {
+    const CAPACITY: usize = 16;
+
+    #[inline(always)]
+    pub(crate) fn new() -> Components {
+        Components {
+            comps: [0; Components::CAPACITY],
+            len: 0,
+            covered: 0,
+        }
+    }
+
+    /// Holes reachable by chains of plain jumps from `from`.
+    #[inline(always)]
+    pub(crate) fn reach(&mut self, from: u8, occupied: u128, landable: u128) -> u128 {
+        let mut first = 0u128;
+        for j in &JUMPS[from as usize][..JUMP_COUNT[from as usize] as usize] {
+            if occupied & j.over_bit != 0 {
+                first |= j.land_bit;
+            }
+        }
+        let mut todo = first & landable;
+        let mut reach = 0u128;
+        while todo != 0 {
+            let seed = todo & todo.wrapping_neg();
+            let comp = if self.covered & seed != 0 {
+                self.find(seed)
+            } else {
+                self.add(seed, occupied, landable)
+            };
+            reach |= comp;
+            todo &= !reach;
+        }
+        reach
+    }
+
+    #[inline(always)]
+    fn find(&self, seed: u128) -> u128 {
+        self.comps[..self.len]
+            .iter()
+            .copied()
+            .find(|c| c & seed != 0)
+            .unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, seed: u128, occupied: u128, landable: u128) -> u128 {
+        let comp = flood(seed, occupied, landable);
+        if self.len < Components::CAPACITY {
+            self.comps[self.len] = comp;
+            self.len += 1;
+            self.covered |= comp;
+        }
+        comp
+    }
+}
+
+/// The jump component of the empty hole `seed`.
 #[inline(always)]
-pub(crate) fn plain_reach(from: u8, occupied: u128, landable: u128) -> u128 {
-    let mut reached = 0u128;
-    let mut frontier = 1u128 << from;
+fn flood(seed: u128, occupied: u128, landable: u128) -> u128 {
+    let mut reached = seed;
+    let mut frontier = seed;
     while frontier != 0 {
         let c = frontier.trailing_zeros() as usize;
         frontier &= frontier - 1;
         for j in &JUMPS[c][..JUMP_COUNT[c] as usize] {
-            let land = 1u128 << j.land;
-            if (occupied >> j.over) & 1 != 0 && landable & !reached & land != 0 {
-                reached |= land;
-                frontier |= land;
+            if occupied & j.over_bit != 0 && landable & !reached & j.land_bit != 0 {
+                reached |= j.land_bit;
+                frontier |= j.land_bit;
             }
         }
     }
@@ -333,6 +401,7 @@ impl Game {
             king: false,
             long: rules.long_jumps,
         };
+        let mut components = Components::new();
         for colour in Bits(u128::from(self.colours_of(seat))) {
             let end_ok = self.end_ok(colour);
             let dest = self.camp_mask((colour + 3) % 6);
@@ -344,7 +413,7 @@ impl Game {
             for from in Bits(self.pieces[colour as usize]) {
                 let steps = NEIGHBOURS[from as usize] & landable;
                 let reached = if PLAIN {
-                    plain_reach(from, occupied, landable)
+                    components.reach(from, occupied, landable)
                 } else {
                     let kind = JumpKind {
                         king: occupied_at(self.kings, from),
@@ -385,6 +454,11 @@ impl Game {
 
     /// Whether `seat` has at least one legal move.
     pub(crate) fn has_legal_move(&self, seat: u8) -> bool {
+        if self.plain_count {
+            let empty = !self.occupied & BOARD;
+            return Bits(self.seat_pieces(seat)).any(|p| NEIGHBOURS[p as usize] & empty != 0)
+                || self.count_plain(seat) != 0;
+        }
         // A step that every option allows is enough; this settles nearly every position.
         let landable = !self.occupied & BOARD & !self.forbidden_landing(seat);
         for colour in Bits(u128::from(self.colours_of(seat))) {
@@ -446,9 +520,30 @@ impl Game {
         if self.is_over() {
             return 0;
         }
+        if self.plain_count {
+            return self.count_plain(self.to_move().0);
+        }
         let mut n = 0u64;
         self.for_each_piece_moves(self.to_move().0, |_, to| n += u64::from(to.count_ones()));
         n
+    }
+
+    /// Counts the moves of `seat` when no option restricts them: steps by popcount, jump chains
+    /// by flood fills on the sublattice bitboards (steps and jumps never share a destination:
+    /// a step changes the sublattice, a jump does not).
+    #[inline]
+    fn count_plain(&self, seat: u8) -> u64 {
+        let jumpers = Jumper::all(&self.sub_occupied);
+        let empty = !self.occupied & BOARD;
+        let mut n = 0u32;
+        for colour in Bits(u128::from(self.colours_of(seat))) {
+            for from in Bits(self.pieces[colour as usize]) {
+                let from = from as usize;
+                n += (NEIGHBOURS[from] & empty).count_ones();
+                n += jumpers[SUB[from] as usize].reach(COARSE[from]).count_ones();
+            }
+        }
+        u64::from(n)
     }
 
     /// Whether `mv` is legal for the side to move.

@@ -1,6 +1,9 @@
 //! The state of a game ([`Game`]) and playing moves on it (RULES.md 1.3–1.4).
 
-use crate::cell::{Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CELL_COUNT, COORDS, HEXAGON};
+use crate::cell::{
+    Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CAMPS_15, CELL_COUNT, COORDS, HEXAGON,
+};
+use crate::lattice;
 use crate::movegen::Move;
 use crate::outcome::{Ending, Events, Finished, Outcome};
 use crate::rules::{RuleSet, Rules, RulesError, Seat, UnusedCamps};
@@ -91,8 +94,33 @@ const fn camp_distances(pieces: u8) -> [[u8; CELL_COUNT]; 6] {
     t
 }
 
-const CAMP_DISTANCE_10: [[u8; CELL_COUNT]; 6] = camp_distances(10);
-const CAMP_DISTANCE_15: [[u8; CELL_COUNT]; 6] = camp_distances(15);
+/// `PROGRESS[size][colour][cell]`: what a piece of `colour` on `cell` adds to its seat's progress:
+/// `1 << 16` in its destination, minus its distance to the destination otherwise.
+const PROGRESS: [[[i32; CELL_COUNT]; 6]; 2] = {
+    let d10 = camp_distances(10);
+    let d15 = camp_distances(15);
+    let mut t = [[[0i32; CELL_COUNT]; 6]; 2];
+    let mut colour = 0;
+    while colour < 6 {
+        let dest = (colour + 3) % 6;
+        let mut i = 0;
+        while i < CELL_COUNT {
+            t[0][colour][i] = if d10[dest][i] == 0 {
+                1 << 16
+            } else {
+                -(d10[dest][i] as i32)
+            };
+            t[1][colour][i] = if d15[dest][i] == 0 {
+                1 << 16
+            } else {
+                -(d15[dest][i] as i32)
+            };
+            i += 1;
+        }
+        colour += 1;
+    }
+    t
+};
 
 /// A game in progress or over: the board, the side to move, who has finished or resigned with
 /// which place, the counters of the move limit and of stagnation, and the Zobrist hash.
@@ -107,6 +135,8 @@ pub struct Game {
     pub(crate) inert: u128,
     pub(crate) kings: u128,
     pub(crate) occupied: u128,
+    /// `occupied` split by sublattice (see `lattice`), for the fast jump flood.
+    pub(crate) sub_occupied: [u128; 4],
     to_move: u8,
     /// Seats that have finished or resigned.
     out: u8,
@@ -120,8 +150,10 @@ pub struct Game {
     // Derived from the rules once.
     colours: [u8; 6],
     owner: [u8; 6],
-    forbidden: [u128; 6],
-    end_ok: [u128; 6],
+    /// Current progress of each seat (see `progress`), kept incrementally.
+    progress_now: [u32; 6],
+    /// No option restricts plain moves: counting is a popcount of steps and lattice floods.
+    pub(crate) plain_count: bool,
 }
 
 const NOBODY: u8 = u8::MAX;
@@ -169,6 +201,7 @@ impl Game {
             inert: 0,
             kings: 0,
             occupied: 0,
+            sub_occupied: [0; 4],
             to_move: 0,
             out: 0,
             resigned: 0,
@@ -180,22 +213,17 @@ impl Game {
             outcome: None,
             colours: [0; 6],
             owner: [NOBODY; 6],
-            forbidden: [0; 6],
-            end_ok: [BOARD; 6],
+            progress_now: [0; 6],
+            plain_count: rules.plain_jumps()
+                && !rules.swap_rule
+                && !rules.forced_exit
+                && !rules.no_resting_in_foreign_camps
+                && !rules.no_leaving_destination,
         };
         for seat in rules.seats() {
             for camp in rules.seat_camps(seat) {
                 game.colours[seat.index()] |= 1 << camp.index();
                 game.owner[camp.index() as usize] = seat.0;
-            }
-        }
-        for seat in 0..rules.players {
-            game.forbidden[seat as usize] = game.japanese_forbidden(seat);
-        }
-        if rules.no_resting_in_foreign_camps {
-            for colour in 0..6u8 {
-                game.end_ok[colour as usize] =
-                    HEXAGON | game.camp_mask(colour) | game.camp_mask((colour + 3) % 6);
             }
         }
         Ok(game)
@@ -221,9 +249,11 @@ impl Game {
     /// a finished game and a side to move that cannot move (used after building a position).
     pub(crate) fn refresh(&mut self) {
         self.occupied = self.pieces.iter().fold(self.inert, |m, p| m | p);
+        self.sub_occupied = lattice::split(self.occupied);
         self.hash = self.compute_hash();
+        self.recompute_progress();
         for seat in 0..self.rules.players {
-            self.best_progress[seat as usize] = self.progress(seat);
+            self.best_progress[seat as usize] = self.progress_now[seat as usize];
         }
         if self.outcome.is_some() {
             return;
@@ -343,12 +373,24 @@ impl Game {
         Camp::new_unchecked(camp).mask(self.rules.pieces)
     }
 
+    /// Holes where pieces of `seat` may not land (Japanese rules), or 0.
+    #[inline(always)]
     pub(crate) fn forbidden_landing(&self, seat: u8) -> u128 {
-        self.forbidden[seat as usize]
+        if self.rules.rule_set == RuleSet::Japanese {
+            self.japanese_forbidden(seat)
+        } else {
+            0
+        }
     }
 
+    /// Holes where a piece of `colour` may end its move (no resting in foreign camps), or all.
+    #[inline(always)]
     pub(crate) fn end_ok(&self, colour: u8) -> u128 {
-        self.end_ok[colour as usize]
+        if self.rules.no_resting_in_foreign_camps {
+            HEXAGON | self.camp_mask(colour) | self.camp_mask((colour + 3) % 6)
+        } else {
+            BOARD
+        }
     }
 
     pub(crate) fn seat_pieces(&self, seat: u8) -> u128 {
@@ -425,11 +467,16 @@ impl Game {
         if self.occupied & mv.to.bit() != 0 {
             // Swap rule: the opponent's piece on `to` goes to `from`.
             let other = self.colour_at(to).unwrap_or(0) as usize;
+            self.move_progress(other, to, from);
             self.pieces[other] ^= both;
             self.hash ^= h[other][to as usize] ^ h[other][from as usize];
         } else {
             self.occupied ^= both;
+            self.sub_occupied[lattice::SUB[from as usize] as usize] ^=
+                lattice::COARSE[from as usize];
+            self.sub_occupied[lattice::SUB[to as usize] as usize] ^= lattice::COARSE[to as usize];
         }
+        self.move_progress(colour, from, to);
         self.pieces[colour] ^= both;
         self.hash ^= h[colour][from as usize] ^ h[colour][to as usize];
         let kings = self.kings & both;
@@ -439,17 +486,20 @@ impl Game {
         }
         self.turns[seat as usize] = self.turns[seat as usize].saturating_add(1);
         let mut report = Report::default();
-        self.end_turn(seat, &mut report);
+        self.end_turn(seat, both, &mut report);
         report
     }
 
     /// After `seat` moved: finishing, end of game, stagnation, then the next player.
-    fn end_turn(&mut self, seat: u8, report: &mut Report) {
+    fn end_turn(&mut self, seat: u8, touched: u128, report: &mut Report) {
         let n = self.rules.players;
-        for k in 0..n {
-            let s = (seat + k) % n;
-            if self.is_active(s) && self.has_finished_now(s) {
-                self.finish(s, report);
+        // Finishing depends only on the camps' contents: a move within the hexagon changes none.
+        if touched & !self.inner_holes() != 0 {
+            for k in 0..n {
+                let s = (seat + k) % n;
+                if self.is_active(s) && self.has_finished_now(s) {
+                    self.finish(s, report);
+                }
             }
         }
         if self.check_end(Ending::Finished) {
@@ -467,7 +517,7 @@ impl Game {
         if self.rules.stagnation_rounds == 0 || !self.is_active(seat) {
             return false;
         }
-        let p = self.progress(seat);
+        let p = self.progress_now[seat as usize];
         let better = p > self.best_progress[seat as usize];
         if better {
             self.best_progress[seat as usize] = p;
@@ -521,6 +571,16 @@ impl Game {
     fn set_to_move(&mut self, s: u8) {
         self.hash ^= zobrist::TO_MOVE[self.to_move as usize] ^ zobrist::TO_MOVE[s as usize];
         self.to_move = s;
+    }
+
+    /// Holes in no camp (of the game's camp size).
+    #[inline(always)]
+    fn inner_holes(&self) -> u128 {
+        if self.rules.pieces == 15 {
+            HEXAGON & !CAMPS_15.iter().fold(0, |m, c| m | c)
+        } else {
+            HEXAGON
+        }
     }
 
     /// Whether every set of `seat` has finished (RULES.md 1.4, 1.6).
@@ -608,24 +668,33 @@ impl Game {
         (home, -distance)
     }
 
-    /// Progress of `seat` for stagnation (higher is better): pieces in the destinations, then the
-    /// total distance of the pieces to their destination camp.
+    /// Progress of `seat` for stagnation (higher is better): `0xffff` plus, for each piece,
+    /// `1 << 16` if it is in its destination and minus its distance to it otherwise. So more
+    /// pieces home is better, then a smaller total distance.
     fn progress(&self, seat: u8) -> u32 {
-        let table = if self.rules.pieces == 15 {
-            &CAMP_DISTANCE_15
-        } else {
-            &CAMP_DISTANCE_10
-        };
-        let (mut home, mut distance) = (0u32, 0u32);
+        let table = &PROGRESS[usize::from(self.rules.pieces == 15)];
+        let mut total = 0xffff_i64;
         for colour in Bits(u128::from(self.colours[seat as usize])) {
-            let dest = (colour + 3) % 6;
-            let own = self.pieces[colour as usize];
-            home += (own & self.camp_mask(dest)).count_ones();
-            for p in Bits(own & !self.camp_mask(dest)) {
-                distance += u32::from(table[dest as usize][p as usize]);
+            for p in Bits(self.pieces[colour as usize]) {
+                total += i64::from(table[colour as usize][p as usize]);
             }
         }
-        (home << 16) | (0xffff - distance.min(0xffff))
+        total.clamp(0, i64::from(u32::MAX)) as u32
+    }
+
+    fn recompute_progress(&mut self) {
+        for seat in 0..self.rules.players {
+            self.progress_now[seat as usize] = self.progress(seat);
+        }
+    }
+
+    /// Updates the progress of the owner of `colour` for its piece going from `from` to `to`.
+    #[inline(always)]
+    fn move_progress(&mut self, colour: usize, from: u8, to: u8) {
+        let table = &PROGRESS[usize::from(self.rules.pieces == 15)][colour];
+        let seat = self.owner[colour] as usize % 6;
+        let delta = table[to as usize] - table[from as usize];
+        self.progress_now[seat] = self.progress_now[seat].wrapping_add_signed(delta);
     }
 
     /// `seat` resigns (RULES.md 1.4): with 2 players the other wins; with more, the resigner takes
@@ -653,6 +722,8 @@ impl Game {
                 self.occupied &= !bits;
                 self.pieces[colour as usize] = 0;
             }
+            self.sub_occupied = lattice::split(self.occupied);
+            self.recompute_progress();
         }
         let mut report = Report::default();
         if !self.check_end(Ending::Resignation) && s == self.to_move {
@@ -744,6 +815,14 @@ impl Game {
         }
         if seen != self.occupied || seen & !BOARD != 0 {
             return Err("occupancy differs from the pieces".into());
+        }
+        if self.sub_occupied != lattice::split(self.occupied) {
+            return Err("sublattice occupancy differs".into());
+        }
+        let mut copy = *self;
+        copy.recompute_progress();
+        if copy.progress_now != self.progress_now {
+            return Err("incremental progress differs".into());
         }
         if self.kings & !self.occupied != 0 {
             return Err("a king on an empty hole".into());

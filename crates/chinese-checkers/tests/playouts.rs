@@ -77,8 +77,12 @@ fn playout(rules: Rules, seed: u64) {
     let mut counts = piece_counts(&game);
     let max_turns = usize::from(rules.move_limit) * usize::from(rules.players);
     while !game.is_over() {
+        let moves_played = actions
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_)))
+            .count();
         assert!(
-            actions.len() <= max_turns,
+            moves_played <= max_turns,
             "the game outlived the move limit"
         );
         let moves = game.legal_moves_vec();
