@@ -250,6 +250,48 @@ pub trait Board:
             Color::Black => Self::BOTTOM_ROW,
         }
     }
+
+    /// The squares from padded bit `bit` (excluded) to the edge of the board along `dir`.
+    fn ray(dir: usize, bit: u32) -> Self::Bits;
+
+    /// The nearest of the squares `set` (all on one ray from a square along `dir`).
+    #[inline(always)]
+    fn nearest(dir: usize, set: Self::Bits) -> u32 {
+        if dir >= DOWN_LEFT {
+            set.lowest()
+        } else {
+            set.highest()
+        }
+    }
+}
+
+/// The rays of an `n`×`n` board: `[dir][bit]`, the squares beyond `bit` along `dir`.
+const fn rays(n: u32) -> [[u128; 128]; 4] {
+    const STEPS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+    let mut out = [[0u128; 128]; 4];
+    let h = n / 2;
+    let mut s = 0;
+    while s < n * n / 2 {
+        let r = (s / h) as i32;
+        let f = if r % 2 == 0 {
+            2 * (s % h) + 1
+        } else {
+            2 * (s % h)
+        } as i32;
+        let mut d = 0;
+        while d < 4 {
+            let (mut rr, mut ff) = (r + STEPS[d].0, f + STEPS[d].1);
+            while rr >= 0 && ff >= 0 && rr < n as i32 && ff < n as i32 {
+                let s2 = rr as u32 * h + ff as u32 / 2;
+                out[d][(s + s / n) as usize] |= 1 << (s2 + s2 / n);
+                rr += STEPS[d].0;
+                ff += STEPS[d].1;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    out
 }
 
 /// The padded bits of squares `from..to` (0-based) of an `n`×`n` board.
@@ -279,6 +321,25 @@ macro_rules! board {
             const BLACK_START: $bits = squares_mask($n, 0, ($n / 2 - 1) * $n / 2) as $bits;
             const WHITE_START: $bits =
                 squares_mask($n, $n * $n / 2 - ($n / 2 - 1) * $n / 2, $n * $n / 2) as $bits;
+
+            #[inline(always)]
+            fn ray(dir: usize, bit: u32) -> $bits {
+                static RAYS: [[$bits; 128]; 4] = {
+                    let wide = rays($n);
+                    let mut out = [[0; 128]; 4];
+                    let mut d = 0;
+                    while d < 4 {
+                        let mut i = 0;
+                        while i < 128 {
+                            out[d][i] = wide[d][i] as $bits;
+                            i += 1;
+                        }
+                        d += 1;
+                    }
+                    out
+                };
+                RAYS[dir & 3][bit as usize & 127]
+            }
         }
     };
 }
@@ -339,5 +400,31 @@ mod tests {
         assert_eq!(B::step(one(46), UP_RIGHT), one(41));
         assert_eq!(B::step(one(3), UP_LEFT), 0);
         assert_eq!(B::step(one(48), DOWN_LEFT), 0);
+    }
+
+    #[test]
+    fn rays_are_repeated_steps() {
+        fn check<B: Board>() {
+            for bit in B::ALL.iter() {
+                for dir in [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT] {
+                    let mut walk = B::Bits::ZERO;
+                    let mut s = B::step(B::Bits::bit(bit), dir);
+                    while !s.is_empty() {
+                        walk |= s;
+                        s = B::step(s, dir);
+                    }
+                    assert_eq!(B::ray(dir, bit), walk);
+                    if !walk.is_empty() {
+                        assert_eq!(
+                            B::step(B::Bits::bit(bit), dir),
+                            B::Bits::bit(B::nearest(dir, walk))
+                        );
+                    }
+                }
+            }
+        }
+        check::<Brazilian>();
+        check::<International>();
+        check::<Canadian>();
     }
 }

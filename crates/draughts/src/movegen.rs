@@ -92,45 +92,47 @@ impl<B: Board> Captures<'_, B> {
         }
     }
 
-    /// A king on `at` looks along `dir` for a piece to capture; returns whether it found one
-    /// (and then has searched every continuation).
-    fn king_dir(&mut self, at: B::Bits, dir: usize, captured: B::Bits, n: u32) -> bool {
-        let mut s = B::step(at, dir);
-        while !(s & self.empty).is_empty() {
-            s = B::step(s, dir);
-        }
-        if (s & self.opp & !captured).is_empty() {
+    /// A king on padded bit `at` looks along `dir` for a piece to capture; returns whether it
+    /// found one (and then has searched every continuation).
+    #[inline]
+    fn king_dir(&mut self, at: u32, dir: usize, captured: B::Bits, n: u32) -> bool {
+        let blockers = B::ray(dir, at) & !self.empty;
+        if blockers.is_empty() {
             return false;
         }
-        let land = B::step(s, dir) & self.empty;
-        if land.is_empty() {
+        let victim = B::nearest(dir, blockers);
+        if !(self.opp & !captured).has(victim) {
             return false;
         }
-        self.king_run(land, dir, captured | s, n + 1);
+        if (B::step(B::Bits::bit(victim), dir) & self.empty).is_empty() {
+            return false;
+        }
+        self.king_run(victim, dir, captured | B::Bits::bit(victim), n + 1);
         true
     }
 
-    /// A king has just captured along `dir` and may land on `first` or any empty square beyond.
-    fn king_run(&mut self, first: B::Bits, dir: usize, captured: B::Bits, n: u32) {
+    /// A king has just captured the piece on `victim` along `dir` and may land on any empty
+    /// square beyond it, up to the next piece.
+    fn king_run(&mut self, victim: u32, dir: usize, captured: B::Bits, n: u32) {
+        let beyond = B::ray(dir, victim);
+        let blockers = beyond & !self.empty;
+        let landing = if blockers.is_empty() {
+            beyond
+        } else {
+            let next = B::nearest(dir, blockers);
+            beyond & !(B::ray(dir, next) | B::Bits::bit(next))
+        };
         let [p1, p2] = PERPENDICULAR[dir];
         let mut more = false;
-        let mut l = first;
-        loop {
+        for l in landing.iter() {
             more |= self.king_dir(l, p1, captured, n);
             more |= self.king_dir(l, p2, captured, n);
-            let next = B::step(l, dir);
-            if (next & self.empty).is_empty() {
-                // Going on along `dir` is the same from every landing square: try it once.
-                more |= self.king_dir(l, dir, captured, n);
-                break;
-            }
-            l = next;
         }
+        // Going on along `dir` is the same from every landing square: try it once.
+        more |= self.king_dir(victim, dir, captured, n);
         if !more {
-            let mut l = first;
-            while !l.is_empty() {
-                self.add(l, captured, n, n >= 2);
-                l = B::step(l, dir) & self.empty;
+            for l in landing.iter() {
+                self.add(B::Bits::bit(l), captured, n, n >= 2);
             }
         }
     }
@@ -231,11 +233,10 @@ impl<B: Board> Position<B> {
             search.man(at, B::Bits::ZERO, 0);
         }
         for from in (own & self.kings).iter() {
-            let at = B::Bits::bit(from);
             search.from = from;
-            search.empty = empty | at;
+            search.empty = empty | B::Bits::bit(from);
             for dir in [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT] {
-                search.king_dir(at, dir, B::Bits::ZERO, 0);
+                search.king_dir(from, dir, B::Bits::ZERO, 0);
             }
         }
     }
@@ -253,11 +254,16 @@ impl<B: Board> Position<B> {
         }
         for from in (own & self.kings).iter() {
             for dir in [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT] {
-                let mut s = B::step(B::Bits::bit(from), dir) & empty;
-                while !s.is_empty() {
-                    list.moves
-                        .push(Move::from_parts(from, s.lowest(), B::Bits::ZERO));
-                    s = B::step(s, dir) & empty;
+                let ray = B::ray(dir, from);
+                let blockers = ray & !empty;
+                let targets = if blockers.is_empty() {
+                    ray
+                } else {
+                    let b = B::nearest(dir, blockers);
+                    ray & !(B::ray(dir, b) | B::Bits::bit(b))
+                };
+                for to in targets.iter() {
+                    list.moves.push(Move::from_parts(from, to, B::Bits::ZERO));
                 }
             }
         }
