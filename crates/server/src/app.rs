@@ -123,8 +123,10 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let sweeper = tokio::spawn(retention::run(state.clone()));
     let closing = state.closing.clone();
+    let rooms = state.rooms.clone();
     let shutdown = async move {
         shutdown.await;
+        rooms.close();
         closing.send_replace(true);
     };
     let service = app(state).into_make_service_with_connect_info::<SocketAddr>();

@@ -76,6 +76,8 @@ pub struct Rooms {
     store: Arc<dyn Store>,
     cells: Mutex<HashMap<String, Arc<RoomCell>>>,
     cpu_permits: Arc<Semaphore>,
+    /// Set on shutdown: no change is committed any more, CPU players stop.
+    closed: AtomicBool,
 }
 
 impl std::fmt::Debug for Rooms {
@@ -101,7 +103,17 @@ impl Rooms {
             store,
             cells: Mutex::new(HashMap::new()),
             cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
+            closed: AtomicBool::new(false),
         })
+    }
+
+    /// Stops every CPU player and refuses every further change (server shutdown): what the
+    /// store holds is then final.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        for cell in self.cells().values() {
+            cell.cancel_cpu();
+        }
     }
 
     /// The store.
@@ -205,6 +217,9 @@ impl Rooms {
         if cell.deleted.load(Ordering::Relaxed) {
             return Err(AppError::UnknownRoom);
         }
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(AppError::WrongState("the server is shutting down".into()));
+        }
         let mut next = guard.clone();
         let mut ch = Change::default();
         let now = now_ms();
@@ -301,7 +316,10 @@ impl Rooms {
 
     /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
     fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
-        let Some((seat, level)) = room.cpu_to_move() else {
+        let cpu = room
+            .cpu_to_move()
+            .filter(|_| !self.closed.load(Ordering::SeqCst));
+        let Some((seat, level)) = cpu else {
             cell.cancel_cpu();
             return;
         };

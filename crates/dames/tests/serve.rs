@@ -1,0 +1,126 @@
+//! `dames serve` as a process: prints its address, keeps every acknowledged move through a
+//! kill -9 and a restart on the same database, stops on SIGTERM.
+#![cfg(feature = "server")]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// Starts `dames serve` on a random port; returns the process and its base URL.
+fn spawn(db: &Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dames"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .args(["--log", "warn"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    (child, base.to_owned())
+}
+
+async fn call(req: reqwest::RequestBuilder) -> Value {
+    let res = req.send().await.unwrap();
+    assert!(res.status().is_success(), "{}", res.status());
+    res.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_keeps_every_acknowledged_move_through_a_kill_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("dames.db");
+    let http = reqwest::Client::new();
+    let (mut child, base) = spawn(&db);
+    let created = call(
+        http.post(format!("{base}/api/rooms"))
+            .json(&json!({"game": "draughts", "name": "Ana"})),
+    )
+    .await;
+    let code = created["code"].as_str().unwrap().to_owned();
+    let ana = created["token"].as_str().unwrap().to_owned();
+    let joined = call(
+        http.post(format!("{base}/api/rooms/{code}/join"))
+            .json(&json!({"name": "Bo"})),
+    )
+    .await;
+    let bo = joined["token"].as_str().unwrap().to_owned();
+    call(
+        http.post(format!("{base}/api/rooms/{code}/start"))
+            .bearer_auth(&ana),
+    )
+    .await;
+    let mut played = Vec::new();
+    for i in 0..8 {
+        let token = if i % 2 == 0 { &ana } else { &bo };
+        let room = call(
+            http.get(format!("{base}/api/rooms/{code}"))
+                .bearer_auth(token),
+        )
+        .await;
+        let mv = room["play"]["legal_moves"][0]["notation"].clone();
+        let answer = call(
+            http.post(format!("{base}/api/rooms/{code}/move"))
+                .bearer_auth(token)
+                .json(&json!({"move": {"notation": mv}})),
+        )
+        .await;
+        assert_eq!(answer["applied"], true);
+        played.push(mv);
+    }
+    // No warning: the process dies at once, right after the last acknowledgement.
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let (mut child, base) = spawn(&db);
+    let room = call(
+        http.get(format!("{base}/api/rooms/{code}"))
+            .bearer_auth(&ana),
+    )
+    .await;
+    let notations: Vec<Value> = room["play"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"]["notation"].clone())
+        .collect();
+    assert_eq!(notations, played);
+    assert_eq!(
+        (
+            room["status"].as_str(),
+            room["you"].as_u64(),
+            room["play"]["to_move"].as_u64()
+        ),
+        (Some("playing"), Some(0), Some(0))
+    );
+
+    // SIGTERM: a clean stop.
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still running 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
