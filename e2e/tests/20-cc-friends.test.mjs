@@ -80,13 +80,27 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   await b.locator('[data-testid=result] h2', { hasText: 'Ana gagne' }).waitFor();
   await shot(a, '05-end-screen');
 
+  // The rematch button reflects whether the other is still there: the guest closes the tab…
+  await a.locator('[data-testid=result] .good', { hasText: 'Tout le monde est là' }).waitFor();
+  await b.close();
+  await a.locator('[data-testid=result] .warn', { hasText: 'Bo n’est plus là' }).waitFor();
+  // …and comes back through the link: the seat cookie puts them back in their seat.
+  const b2 = await guest.ctx.newPage();
+  b2.errors = [];
+  b2.on('pageerror', (e) => b2.errors.push(e.message));
+  await b2.goto(`${base}/r/${code}`);
+  await b2.locator('[data-testid=result] [data-action=rematch]').waitFor();
+  await a.locator('[data-testid=result] .good', { hasText: 'Tout le monde est là' }).waitFor();
+
   // Rematch in the same room: both press « Rejouer ».
   await a.click('[data-action=rematch]');
-  await b.locator('[data-testid=result] .tag.good').waitFor();
-  await b.click('[data-action=rematch]');
-  for (const p of [a, b]) {
+  await b2.locator('[data-testid=result] .tag.good').waitFor();
+  await b2.click('[data-action=rematch]');
+  for (const p of [a, b2]) {
     await until(async () => (await p.locator('[data-testid=result]').isHidden()) && (await moveCount(p)) === 0, 'a new game started');
     await p.locator('svg.board-cc').waitFor();
   }
-  equal(a.errors.concat(b.errors).length, 0, 'no script error');
+  // « Changer qui commence »: the guest's seat starts the second game.
+  await b2.locator('.status.mine').waitFor();
+  equal(a.errors.concat(b.errors, b2.errors).length, 0, 'no script error');
 });

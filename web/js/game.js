@@ -334,7 +334,7 @@ export class GameView {
         : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
       if (gone.length) rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names: gone.map((s) => seatName(room, s.seat)).join(', ') })));
       if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
-      if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
+      if (!gone.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
     }
     fill(this.result,
       h('h2', null, title),
