@@ -361,7 +361,7 @@ function describe(room, m) {
   if (room.game === 'draughts') return notationOf(m);
   const jumps = m.path ? m.path.length - 1 : 1;
   const isStep = jumps === 1 && hexDist(m.from, m.to) === 1;
-  return `${cubeKey(m.from)} → ${cubeKey(m.to)} · ${isStep ? t('step') : t('jumps_n', { n: jumps })}`;
+  return `${cubeKey(m.from)} → ${cubeKey(m.to)} · ${isStep ? t('step') : jumps === 1 ? t('jump_1') : t('jumps_n', { n: jumps })}`;
 }
 
 /** @param {number[]} a @param {number[]} b */
