@@ -4,7 +4,6 @@ import { h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { swatch } from './players.js';
 import { settingsForm } from './settings.js';
-import { getName } from './storage.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -137,4 +136,3 @@ async function copy(text) {
   toast(t('copied'), 'good');
 }
 
-export { getName };

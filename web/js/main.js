@@ -6,7 +6,7 @@ import { lang, onLangChange, setLang, t } from './i18n.js';
 import { askName } from './name.js';
 import { showPage } from './pages.js';
 import { leaveRoom, rerenderRoom, showRoom } from './room.js';
-import { parse, start } from './router.js';
+import { start } from './router.js';
 import { getName } from './storage.js';
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -57,4 +57,3 @@ onLangChange(() => {
 document.addEventListener('dames:name', renderChrome);
 
 start(show);
-void parse;
