@@ -7,6 +7,10 @@ use clap::{Parser, Subcommand};
 
 #[cfg(feature = "cc")]
 mod cc;
+#[cfg(feature = "ai")]
+mod hub;
+#[cfg(feature = "ai")]
+mod selfplay;
 #[cfg(feature = "draughts")]
 mod draughts;
 #[cfg(feature = "server")]
@@ -32,6 +36,12 @@ enum Command {
     #[cfg(feature = "draughts")]
     #[command(subcommand)]
     Draughts(draughts::Command),
+    /// Play a match between two CPU levels and print the score.
+    #[cfg(feature = "ai")]
+    Selfplay(selfplay::Args),
+    /// Speak the Hub protocol (version 2) on stdin/stdout: the draughts engine for GUIs.
+    #[cfg(feature = "ai")]
+    Hub,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -50,5 +60,9 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Cc(cmd)) => cc::run(cmd),
         #[cfg(feature = "draughts")]
         Some(Command::Draughts(cmd)) => draughts::run(cmd),
+        #[cfg(feature = "ai")]
+        Some(Command::Selfplay(args)) => selfplay::run(args),
+        #[cfg(feature = "ai")]
+        Some(Command::Hub) => hub::run(),
     }
 }
