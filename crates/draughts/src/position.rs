@@ -161,6 +161,18 @@ impl<B: Board> Position<B> {
         self.kings
     }
 
+    /// The squares of `color`'s men, as padded bits.
+    #[inline(always)]
+    pub fn men_of(&self, color: Color) -> B::Bits {
+        self.pieces(color) & !self.kings
+    }
+
+    /// The squares of `color`'s kings, as padded bits.
+    #[inline(always)]
+    pub fn kings_of(&self, color: Color) -> B::Bits {
+        self.pieces(color) & self.kings
+    }
+
     /// The occupied squares, as padded bits.
     #[inline(always)]
     pub fn occupied(&self) -> B::Bits {
@@ -197,6 +209,18 @@ impl<B: Board> Position<B> {
     pub fn count(&self, color: Color) -> (u32, u32) {
         let p = self.pieces(color);
         ((p & !self.kings).count(), (p & self.kings).count())
+    }
+
+    /// Plays `mv` if it is legal.
+    ///
+    /// # Errors
+    /// [`crate::PlayError::IllegalMove`] otherwise.
+    pub fn play(&self, mv: Move<B>) -> Result<Self, crate::PlayError> {
+        if self.is_legal(mv) {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(crate::PlayError::IllegalMove)
+        }
     }
 
     /// Plays a move without checking it.
