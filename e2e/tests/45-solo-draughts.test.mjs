@@ -25,5 +25,11 @@ test('solo draughts 8×8 against the CPU: the CPU answers; resign and play again
   await page.click('[data-action=rematch]');
   await until(async () => (await page.locator('[data-testid=result]').isHidden()) && (await moveCount(page)) <= 1, 'a new game started');
   equal(await page.locator('svg.board .piece').count(), 24, 'a fresh board');
+  // The home page lists this browser's games.
+  const code = page.url().split('/r/')[1];
+  await page.goto(base + '/');
+  await page.locator('[data-testid=my-games] a', { hasText: code }).waitFor();
+  await page.locator('[data-testid=my-games] a', { hasText: code }).click();
+  await page.locator('svg.board-draughts').waitFor();
   equal(page.errors.length, 0, 'no script error');
 });

@@ -89,6 +89,8 @@ export async function request(method, path, body) {
 const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j);
 
 export const api = {
+  /** Rooms where this browser holds a seat, most recently active first. */
+  myRooms: async () => /** @type {{rooms: {code: string, seat: number}[]}} */ (await request('GET', '/api/me/rooms')),
   /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level}}} body */
   createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
   /** @param {string} code @returns {Promise<RoomView>} */
@@ -263,8 +265,9 @@ export class RoomSocket {
       this.seen(room.version);
       this.h.onRoom(room);
       await this.flushOverHttp();
-    } catch {
-      /* server down too: the next attempt will tell */
+    } catch (e) {
+      // A deleted room will not come back; anything else: the next attempt will tell.
+      if (e instanceof ApiError && e.code === 'unknown_room') this.h.onError(e.code, e.message, null);
     }
   }
 

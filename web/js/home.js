@@ -1,7 +1,7 @@
 // @ts-check
 /** Home: both games with their 30-second rules, « Contre le CPU », « Avec des amis », join by code. */
 import { ApiError, api } from './api.js';
-import { dialog, h, toast } from './dom.js';
+import { dialog, fill, h, toast } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { askName } from './name.js';
 import { swatch } from './players.js';
@@ -26,7 +26,37 @@ export function showHome(root) {
       h('h1', null, t('tagline')),
       h('p', { class: 'muted' }, t('no_account'))),
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
+    myGames(),
     joinCard());
+}
+
+/** « Vos parties »: rooms where this browser holds a seat (turn-by-turn games come back here). */
+function myGames() {
+  const list = h('ul', { class: 'my-games' });
+  const box = h('section', { class: 'card my-games-card', hidden: true, 'data-testid': 'my-games' }, h('h2', null, t('my_games')), list);
+  (async () => {
+    const { rooms } = await api.myRooms();
+    const views = await Promise.all(rooms.slice(0, 8).map((r) => api.getRoom(r.code).catch(() => null)));
+    const items = views.filter((v) => v !== null).map((room) => {
+      const g = room.game_view;
+      let state = t('my_lobby');
+      let mine = false;
+      if (room.status === 'finished') state = t('game_over');
+      else if (room.status === 'playing' && g) {
+        mine = g.to_move !== null && g.to_move === room.you;
+        const s = g.to_move !== null ? room.seats[g.to_move] : null;
+        state = mine ? t('turn_you') : s ? t('turn_other', { name: s.kind === 'cpu' ? 'CPU' : s.name || '?' }) : '';
+      }
+      return h('li', null, h('a', { href: `/r/${room.code}`, class: `my-game${mine ? ' mine' : ''}` },
+        h('span', { class: 'my-game-name' }, t(room.game === 'cc' ? 'cc_name' : 'dr_name')),
+        h('span', { class: 'my-game-code' }, room.code),
+        h('span', { class: 'my-game-state' }, state)));
+    });
+    if (!items.length) return;
+    fill(list, items);
+    box.hidden = false;
+  })().catch(() => {});
+  return box;
 }
 
 /** @param {'cc'|'draughts'} game */

@@ -117,6 +117,7 @@ class RoomPage {
 
   /** @param {string} code @param {string} message @param {string|null} _id */
   onSocketError(code, message, _id) {
+    if (code === 'unknown_room') return this.gone();
     toast(errorText({ code, message }), 'error');
     this.game?.reset();
     api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
@@ -146,7 +147,10 @@ class RoomPage {
         // The seat cookie is new: reopen the socket so that it speaks for the seat.
         this.connect();
       },
-      leave: () => this.run(() => api.leave(code)),
+      leave: async () => {
+        await this.run(() => api.leave(code));
+        this.connect(); // the socket speaks for whoever opened it: reopen it as a spectator
+      },
       start: () => this.run(() => api.start(code)),
       setSettings: (s) => this.run(() => api.settings(code, s)),
       seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
@@ -171,6 +175,15 @@ class RoomPage {
       draw: (a) => this.run(() => api.draw(code, a)),
       rematch: (ready) => this.run(() => api.rematch(code, ready)),
     };
+  }
+
+  /** The room no longer exists (deleted after its retention time). */
+  gone() {
+    this.close();
+    this.banner.hidden = true;
+    fill(this.body, h('div', { class: 'card center' },
+      h('p', { class: 'error' }, t('err_unknown_room')),
+      h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
   }
 
   close() {
