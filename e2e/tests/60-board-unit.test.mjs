@@ -36,7 +36,7 @@ test('board: ambiguous captures are picked by tapping an intermediate square', a
   equal(await page.evaluate(() => window.__board.hints[0]), 'choose_path', 'the hint was shown');
 });
 
-test('board: drag and drop, and the ✓ step of « Confirmer les coups »', async ({ base, browser, track }) => {
+test('board: drag and drop, the ✓ step of « Confirmer les coups », keyboard play', async ({ base, browser, track }) => {
   const { ctx, page } = await newPerson(browser);
   track(ctx);
   await page.goto(base + '/rules');
@@ -73,4 +73,12 @@ test('board: drag and drop, and the ✓ step of « Confirmer les coups »', asyn
   equal(await page.evaluate(() => window.__t.pend.join()), '2,3,-5', 'shown as pending');
   await page.evaluate(() => window.__t.board.confirm());
   equal(await page.evaluate(() => window.__t.out.join()), '1,2,-3,2,3,-5', 'played after ✓');
+  // Keyboard: Tab to the piece, Enter, the first destination gets the focus, Enter plays it.
+  await page.evaluate(() => window.__t.board.render(window.__t.state(false)));
+  await page.locator('svg.board .piece[data-cell="1,4,-5"]').focus();
+  await page.keyboard.press('Enter');
+  const focused = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute('data-dest'));
+  assert(focused === '1,2,-3' || focused === '2,3,-5', `a destination has the focus (${focused})`);
+  await page.keyboard.press('Enter');
+  equal(await page.evaluate(() => window.__t.out.length), 3, 'played with the keyboard');
 });

@@ -53,6 +53,35 @@ export class Board {
     this.svg.addEventListener('pointermove', (e) => this.moveDrag(e));
     this.svg.addEventListener('pointerup', (e) => this.up(e));
     this.svg.addEventListener('pointercancel', () => this.cancelDrag());
+    this.svg.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  /** Keyboard play: Tab to a piece or a destination, Enter or Space to pick it, Escape to drop. @param {KeyboardEvent} e */
+  key(e) {
+    const el = /** @type {Element} */ (e.target);
+    if (e.key === 'Escape') {
+      if (this.pending) this.cancelPending();
+      this.selected = null;
+      this.choosing = null;
+      this.h.onHint(null);
+      this.drawMarks();
+      return;
+    }
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    const dest = el.getAttribute('data-dest');
+    const cell = el.getAttribute('data-cell');
+    if (dest) {
+      this.tapCell(dest);
+    } else if (cell && this.movesFrom(cell).length && !this.pending) {
+      this.selected = cell;
+      this.choosing = null;
+      this.drawMarks();
+    } else {
+      return;
+    }
+    const next = /** @type {SVGElement|null} */ (this.top.querySelector('[data-dest]'));
+    if (next) next.focus();
   }
 
   /** @param {BoardState} state */
@@ -86,6 +115,9 @@ export class Board {
       'data-cell': p.id,
       'data-owner': p.owner ?? '',
       style: `transform: translate(${c.x}px, ${c.y}px)`,
+      tabindex: movable ? 0 : null,
+      role: movable ? 'button' : null,
+      'aria-label': movable ? p.id : null,
     });
     g.append(s('circle', { class: 'piece-shadow', r, cy: r * 0.12 }));
     g.append(s('circle', { class: 'piece-body', r, fill: p.fill, stroke: p.stroke, 'stroke-width': r * 0.12 }));
@@ -122,7 +154,7 @@ export class Board {
         if (this.choosing) dests.clear();
         for (const id of dests) {
           const d = this.geo.cells.get(id);
-          if (d) this.top.append(s('circle', { class: 'dest', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.2 }));
+          if (d) this.top.append(s('circle', { class: 'dest', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.2, tabindex: 0, role: 'button', 'aria-label': id }));
         }
       }
     }
@@ -131,7 +163,7 @@ export class Board {
       for (const m of this.choosing) for (const id of m.path.slice(1, -1)) inter.add(id);
       for (const id of inter) {
         const d = this.geo.cells.get(id);
-        if (d) this.top.append(s('circle', { class: 'dest choose', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.26 }));
+        if (d) this.top.append(s('circle', { class: 'dest choose', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.26, tabindex: 0, role: 'button', 'aria-label': id }));
       }
       const caps = new Set(this.choosing.flatMap((m) => m.captures));
       for (const id of caps) {
