@@ -169,3 +169,60 @@ proptest! {
         check_position(&position_from::<International>(&cells, black))?;
     }
 }
+
+/// Plays random moves until the game ends; the draw rules guarantee that it does (every 50
+/// plies at most there is a man move or a capture, and there are finitely many of those).
+fn random_game<B: Board>(choices: &[u16]) -> Result<(), TestCaseError> {
+    let mut game = GameOf::<B>::new(Rules::default());
+    let mut i = 0;
+    while game.outcome().is_none() {
+        let moves = game.legal_moves();
+        prop_assert!(!moves.is_empty());
+        let c = choices[i % choices.len()] as usize + i;
+        game.play(moves[c % moves.len()]).unwrap();
+        i += 1;
+        prop_assert!(i < 20_000, "game does not end");
+    }
+    let pos = *game.position();
+    match game.outcome().unwrap() {
+        draughts::Outcome::Win { winner, reason } => {
+            prop_assert_eq!(reason, draughts::WinReason::NoMoves);
+            prop_assert_eq!(winner, pos.side_to_move().opponent());
+            prop_assert!(pos.legal_moves().is_empty());
+        }
+        draughts::Outcome::Draw { reason } => {
+            prop_assert!(pos.has_any_move());
+            match reason {
+                draughts::DrawReason::ThreefoldRepetition => prop_assert!(game.repetitions() >= 3),
+                draughts::DrawReason::TwentyFiveKingMoves => {
+                    // The last 50 plies were king moves without capture.
+                    let mut p = *game.start();
+                    let n = game.moves().len();
+                    for (k, &mv) in game.moves().iter().enumerate() {
+                        if k >= n - 50 {
+                            prop_assert!(p.is_reversible(mv));
+                        }
+                        p = p.play_unchecked(mv);
+                    }
+                }
+                draughts::DrawReason::ThreeVsLoneKing | draughts::DrawReason::TwoVsLoneKing => {
+                    let (w, b) = (pos.count(Color::White), pos.count(Color::Black));
+                    prop_assert!(w == (0, 1) || b == (0, 1), "{:?} {:?}", w, b);
+                }
+                draughts::DrawReason::Agreement => prop_assert!(false, "nobody agreed"),
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_end_consistently(choices in prop::collection::vec(any::<u16>(), 1..64)) {
+        random_game::<International>(&choices)?;
+        random_game::<Brazilian>(&choices)?;
+        random_game::<Canadian>(&choices)?;
+    }
+}
