@@ -36,6 +36,11 @@ export function campOf([x, y, z]) {
   return -1;
 }
 
+/** Whether a hole lies in the 15-hole camp `i` (the point plus the hexagon edge row facing it). @param {Cube} c @param {number} i */
+function inBigCamp([x, y, z], i) {
+  return [z <= -4, x >= 4, y <= -4, z >= 4, x <= -4, y >= 4][i] && campOf([x, y, z]) !== (i + 1) % 6 && campOf([x, y, z]) !== (i + 5) % 6;
+}
+
 /** Unrotated position: neighbours are 1 apart, camp 0 at the top. @param {Cube} c */
 function flat([x, , z]) {
   return { x: x + z / 2, y: (z * Math.sqrt(3)) / 2 };
@@ -43,12 +48,14 @@ function flat([x, , z]) {
 
 /**
  * @param {number} bottomCamp camp drawn at the bottom
- * @param {{campColors: Map<number, string>, destColors?: Map<number, string>}} opt
+ * @param {{campColors: Map<number, string>, destColors?: Map<number, string>, big?: boolean}} opt  `big`: 15-hole camps (RULES.md 1.1)
  * @returns {import('./board.js').Geometry}
  */
 export function ccGeometry(bottomCamp, opt) {
   const all = holes();
   const byCamp = [0, 1, 2, 3, 4, 5].map((i) => all.filter((c) => campOf(c) === i));
+  // The tinted triangles: 10-hole points, or the side-5 triangles of 15-piece camps.
+  const tinted = opt.big ? [0, 1, 2, 3, 4, 5].map((i) => all.filter((c) => inBigCamp(c, i))) : byCamp;
   const centre = (/** @type {Cube[]} */ cs) => {
     const ps = cs.map(flat);
     return { x: ps.reduce((a, p) => a + p.x, 0) / ps.length, y: ps.reduce((a, p) => a + p.y, 0) / ps.length };
@@ -85,7 +92,7 @@ export function ccGeometry(bottomCamp, opt) {
     layer.append(s('polygon', { class: 'star', points: tri([0, 2, 4]), 'stroke-linejoin': 'round' }));
     layer.append(s('polygon', { class: 'star', points: tri([1, 3, 5]), 'stroke-linejoin': 'round' }));
     // Camp tints for the seats that start there.
-    byCamp.forEach((cs, i) => {
+    tinted.forEach((cs, i) => {
       const col = opt.campColors.get(i);
       const dest = opt.destColors && opt.destColors.get(i);
       if (!col && !dest) return;

@@ -128,8 +128,9 @@ export class GameView {
           destColors.set((c + 3) % 6, colorOf(s.seat));
         }
       }
-      geoKey = `cc:${bottom}:${[...campColors].join(';')}`;
-      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors, destColors });
+      const big = !!room.settings.rules && room.settings.rules.pieces === 15;
+      geoKey = `cc:${bottom}:${big}:${[...campColors].join(';')}`;
+      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors, destColors, big });
     } else {
       const size = g.board.size || 10;
       const me = room.you !== null ? room.seats[room.you] : null;

@@ -106,6 +106,16 @@ export function change(st, id, v) {
   // Chinese checkers' rules carry the first-player flags too; the server lets the rules' copy win.
   if (id === 'rotate_first' && n.rules && 'rotate_first_player' in n.rules) n = { ...n, rules: { ...n.rules, rotate_first_player: v } };
   if (id === 'random_first' && n.rules && 'random_first_player' in n.rules) n = { ...n, rules: { ...n.rules, random_first_player: v } };
+  // Japanese rules: 15 pieces, one set, 2–3 players (RULES.md 1.6); 15 pieces need one set and 2–3 players.
+  if (id === 'rule_set' && v === 'japanese') {
+    n = set(n, 'pieces', 15);
+    if (get(n, 'sets') !== undefined) n = set(n, 'sets', 1);
+    if ((get(n, 'players') ?? 2) > 3) n = set(n, 'players', 3);
+  }
+  if (id === 'rule_set' && v === 'international' && get(n, 'pieces') === 15) n = set(n, 'pieces', 10);
+  if ((id === 'sets' && v > 1) || (id === 'players' && v > 3)) {
+    if (get(n, 'pieces') === 15) n = set(n, 'pieces', 10);
+  }
   if (id === 'players') {
     const sets = get(n, 'sets');
     if (typeof sets === 'number' && (v > 3 || (v === 3 && sets > 2))) n = set(n, 'sets', 1);
