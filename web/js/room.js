@@ -44,16 +44,27 @@ class RoomPage {
     document.title = t('room_title', { code }) + ' · Dames';
     /** @type {RoomSocket|null} */
     this.socket = null;
+    this.closed = false;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.retry = undefined;
     this.load();
   }
 
-  async load() {
+  async load(attempt = 0) {
+    if (this.closed) return;
     try {
       const room = await api.getRoom(this.code);
       this.apply(room);
       this.connect();
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError(0, 'network', String(e));
+      if (err.status === 0 || err.status >= 500 || err.code === 'rate_limited') {
+        // Server unreachable: say so and keep trying, with the same capped backoff as the socket.
+        this.showStatus('reconnecting', attempt + 1);
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => this.load(attempt + 1), Math.min(500 * 2 ** attempt, 10000));
+        return;
+      }
       fill(this.body, h('div', { class: 'card center' },
         h('p', { class: 'error' }, errorText(err)),
         h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
@@ -111,7 +122,7 @@ class RoomPage {
         h('span', { class: 'spinner', 'aria-hidden': 'true' }),
         h('span', null, attempt > 1 ? t('reconnecting_n', { n: attempt }) : t('reconnecting')),
         queued ? h('span', { class: 'small' }, ` · ${queued} ${t('queued_moves')}`) : null,
-        h('button', { class: 'btn small', type: 'button', onclick: () => this.socket?.retryNow() }, t('retry_now')));
+        h('button', { class: 'btn small', type: 'button', onclick: () => (this.socket ? this.socket.retryNow() : this.load()) }, t('retry_now')));
     }
   }
 
@@ -187,6 +198,8 @@ class RoomPage {
   }
 
   close() {
+    this.closed = true;
+    clearTimeout(this.retry);
     this.socket?.close();
     this.socket = null;
   }
