@@ -61,3 +61,20 @@ test('language switch: FR → EN, the texts change and stay after a reload', asy
   await page.locator('.page-rules h1', { hasText: 'Règles' }).waitFor();
   equal(page.errors.length, 0, 'no script error');
 });
+
+test('the name is asked once, then remembered on this browser', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { name: null });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click('[data-action=friends-draughts]');
+  await page.locator('dialog input[name=name]').fill('Jade');
+  await page.locator('dialog [data-value=ok]').click();
+  await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  await page.locator('.seat.mine', { hasText: 'Jade' }).waitFor();
+  equal(await page.evaluate(() => localStorage.getItem('dames.name')), 'Jade', 'remembered');
+  await page.goto(base + '/');
+  await page.click('[data-action=cpu-cc]');
+  await page.locator('dialog [data-value=play]').waitFor();
+  equal(await page.locator('dialog input[name=name]').count(), 0, 'not asked again');
+  assert((await page.locator('[data-action=name]').textContent()).includes('Jade'), 'shown in the header');
+});

@@ -27,7 +27,18 @@ export function showHome(root) {
       h('p', { class: 'muted' }, t('no_account'))),
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
     myGames(),
-    joinCard());
+    joinCard(),
+    howTo());
+}
+
+/** The three steps of playing with friends (seed 000's copy). */
+function howTo() {
+  const steps = /** @type {const} */ ([1, 2, 3]);
+  return h('section', { class: 'card how' },
+    h('h2', null, t('how_title')),
+    h('ol', { class: 'how-steps' }, steps.map((i) => h('li', null,
+      h('strong', null, t(/** @type {any} */ (`how_${i}_t`))),
+      h('span', { class: 'muted' }, t(/** @type {any} */ (`how_${i}`)))))));
 }
 
 /** « Vos parties »: rooms where this browser holds a seat (turn-by-turn games come back here). */
