@@ -71,6 +71,9 @@ test('board: drag and drop, the ✓ step of « Confirmer les coups », keyboard 
   await page.locator('svg.board .dest[data-dest="2,3,-5"]').click();
   equal(await page.evaluate(() => window.__t.out.length), 1, 'not played before ✓');
   equal(await page.evaluate(() => window.__t.pend.join()), '2,3,-5', 'shown as pending');
+  // A new state with the same legal moves (say, someone came online) keeps the move shown.
+  await page.evaluate(() => window.__t.board.render(window.__t.state(true)));
+  equal(await page.evaluate(() => window.__t.pend.join()), '2,3,-5', 'still pending after a re-render');
   await page.evaluate(() => window.__t.board.confirm());
   equal(await page.evaluate(() => window.__t.out.join()), '1,2,-3,2,3,-5', 'played after ✓');
   // Keyboard: Tab to the piece, Enter, the first destination gets the focus, Enter plays it.

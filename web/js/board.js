@@ -86,11 +86,19 @@ export class Board {
 
   /** @param {BoardState} state */
   render(state) {
+    // A new state with the same legal moves (someone came online, a setting of no consequence…)
+    // keeps what the player is doing: the piece picked, the path being chosen, the move shown.
+    const same = sameMoves(this.state.moves, state.moves) && !state.animate;
     this.state = state;
-    this.pending = null;
-    this.choosing = null;
+    if (!same) {
+      if (this.pending) this.h.onPending(null);
+      if (this.choosing) this.h.onHint(null);
+      this.pending = null;
+      this.choosing = null;
+    }
     if (this.selected && !state.moves.some((m) => m.from === this.selected)) this.selected = null;
     this.drawPieces();
+    if (this.pending) this.showAt(this.pending);
     this.drawMarks();
     if (state.animate) this.animate(state.animate);
   }
@@ -369,6 +377,14 @@ export class Board {
       anim.onfinish = () => g.remove();
     }
   }
+}
+
+/** @param {BoardMove[]} a @param {BoardMove[]} b */
+function sameMoves(a, b) {
+  if (a.length !== b.length) return false;
+  const k = (/** @type {BoardMove} */ m) => m.path.join('-') + '/' + m.captures.join('-');
+  const set = new Set(a.map(k));
+  return b.every((m) => set.has(k(m)));
 }
 
 /** @template T @param {T[]} xs @param {(x: T) => string} key */
