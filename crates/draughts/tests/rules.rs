@@ -375,3 +375,35 @@ fn white_moves_first_and_counts_are_the_published_ones() {
         assert_eq!(g.legal_moves().len(), n);
     }
 }
+
+#[test]
+fn crowning_rows_on_every_board() {
+    use draughts::{Brazilian, Canadian};
+    // 8×8: White's man on 5 reaches 1; Black's man on 28 reaches 32.
+    let p: Position<Brazilian> = parse_fen("W:W5:B28").unwrap();
+    let p = p.play_unchecked(p.parse_move("5-1").unwrap());
+    assert_eq!(p.piece_at(Square(1)).unwrap().role, Role::King);
+    let p = p.play_unchecked(p.parse_move("28-32").unwrap());
+    assert_eq!(p.piece_at(Square(32)).unwrap().role, Role::King);
+    // 12×12: White's man on 7 reaches 1; Black's man on 66 reaches 72.
+    let p: Position<Canadian> = parse_fen("W:W7:B66").unwrap();
+    let p = p.play_unchecked(p.parse_move("7-1").unwrap());
+    assert_eq!(p.piece_at(Square(1)).unwrap().role, Role::King);
+    let p = p.play_unchecked(p.parse_move("66-72").unwrap());
+    assert_eq!(p.piece_at(Square(72)).unwrap().role, Role::King);
+}
+
+#[test]
+fn diagram_shows_the_fmjd_layout() {
+    let p = pos("W:W46,K50:B1,K5");
+    let text = p.to_string();
+    let rows: Vec<&str> = text.lines().collect();
+    // Square 1 is the second square of the top row, 46 the first of the bottom row.
+    assert_eq!(
+        rows[0].split_whitespace().collect::<Vec<_>>(),
+        ["b", ".", ".", ".", "B"]
+    );
+    assert!(rows[0].starts_with("   b"), "{:?}", rows[0]);
+    assert!(rows[9].starts_with(" w"), "{:?}", rows[9]);
+    assert_eq!(rows[10], "white to move");
+}
