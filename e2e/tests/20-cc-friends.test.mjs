@@ -69,6 +69,7 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   }
   equal(await w.locator('svg.board .piece.movable').count(), 0, 'the spectator cannot move');
   equal(await w.locator('[data-action=resign]').count(), 0, 'the spectator cannot resign');
+  await w.locator('[data-testid=spectating]').waitFor();
   await shot(a, '03-cc-game');
 
   // The guest resigns: with two players the host wins.

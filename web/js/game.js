@@ -262,7 +262,11 @@ export class GameView {
   /** @param {RoomView} room */
   renderActions(room) {
     const g = room.game_view;
-    if (!g || room.status !== 'playing' || room.you === null || resignedSeats(room).has(room.you) || currentPlaces(room)[room.you]) {
+    if (room.you === null) {
+      fill(this.actions, h('p', { class: 'muted small', 'data-testid': 'spectating' }, t('spectator_game')));
+      return;
+    }
+    if (!g || room.status !== 'playing' || resignedSeats(room).has(room.you) || currentPlaces(room)[room.you]) {
       fill(this.actions);
       return;
     }

@@ -45,7 +45,7 @@ export function renderLobby(room, act) {
       ? h('div', { class: 'join-box' },
         h('p', { class: 'muted' }, t('spectator_note')),
         h('button', { class: 'btn primary big', type: 'button', 'data-action': 'join', onclick: () => act.join() }, t('join_game')))
-      : null,
+      : room.you === null ? h('p', { class: 'muted' }, t('spectator_full')) : null,
     room.you !== null && !room.host
       ? h('button', { class: 'btn ghost', type: 'button', onclick: () => act.leave() }, t('leave_seat'))
       : null,
