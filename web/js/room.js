@@ -92,9 +92,11 @@ class RoomPage {
       return;
     }
     if (!this.game || this.gameNo !== room.game_no) {
+      const wasLobby = !prev || prev.status === 'lobby' || prev.game_no !== room.game_no;
       this.game = new GameView(this.gameActions());
       this.gameNo = room.game_no;
       fill(this.body, this.game.el);
+      if (wasLobby) window.scrollTo(0, 0); // a new game: show the board from the top
       this.game.update(room, null);
     } else {
       this.game.update(room, prev);
