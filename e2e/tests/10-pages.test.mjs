@@ -30,6 +30,7 @@ test('rules, FAQ and data pages render', async ({ base, browser, track }) => {
   await page.locator('.page-rules h1').waitFor();
   const rules = await page.locator('.page-rules').textContent();
   for (const s of ['121 trous', 'Antiblocage', 'Sauts longs', 'prise majoritaire', 'brésilienne', 'canadienne']) assert(rules.includes(s), `rules mention ${s}`);
+  await shot(page, '07-rules-page');
   await page.click('nav a[href="/faq"]');
   await page.locator('.page-faq h1').waitFor();
   assert((await page.locator('.page-faq details').count()) >= 12, 'FAQ has its questions');

@@ -47,8 +47,11 @@ export class GameView {
         h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
         h('details', { class: 'card tight moves-card', open: window.innerWidth > 800 },
           h('summary', null, t('moves_title')), this.moveList)));
-    /** ids of moves this client sent and has not yet seen applied */
+    /** A move this client sent and has not yet seen applied: the board stays frozen, the piece shown on arrival. */
     this.awaiting = false;
+    /** @type {import('./board.js').BoardMove|null} */
+    this.sentMove = null;
+    this.sentAt = { gameNo: 0, moves: 0 };
   }
 
   /** @param {RoomView} room @param {RoomView|null} prev */
@@ -71,8 +74,13 @@ export class GameView {
         : [];
       animate = { path: bm.path, ghosts };
     }
-    this.awaiting = false;
-    const mine = g.to_move !== null && g.to_move === room.you && room.status === 'playing';
+    // Still waiting for my move (another change came first): keep the board frozen.
+    const stillWaiting = this.awaiting && room.game_no === this.sentAt.gameNo && g.moves.length === this.sentAt.moves && room.status === 'playing';
+    if (!stillWaiting) {
+      this.awaiting = false;
+      this.sentMove = null;
+    }
+    const mine = g.to_move !== null && g.to_move === room.you && room.status === 'playing' && !stillWaiting;
     const moves = mine ? g.legal_moves.map((m) => this.toBoardMove(room, m)) : [];
     const lastBm = last ? this.toBoardMove(room, last.move) : null;
     this.board?.render({
@@ -83,6 +91,7 @@ export class GameView {
       last: lastBm ? { path: lastBm.path, captures: lastBm.captures } : null,
       animate,
     });
+    if (stillWaiting && this.sentMove) this.board?.showAt(this.sentMove);
     if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
     this.renderStatus(room);
     this.renderStrip(room);
@@ -94,9 +103,12 @@ export class GameView {
     this.renderResult(room);
   }
 
-  /** The local move was sent: freeze the board until the server answers. */
-  sent() {
+  /** The local move was sent: freeze the board until the server answers. @param {import('./board.js').BoardMove} [m] */
+  sent(m) {
     this.awaiting = true;
+    this.sentMove = m || null;
+    const g = this.room && this.room.game_view;
+    this.sentAt = { gameNo: this.room ? this.room.game_no : 0, moves: g ? g.moves.length : 0 };
     if (this.board) {
       this.board.state = { ...this.board.state, moves: [] };
       this.board.drawMarks();
@@ -106,6 +118,7 @@ export class GameView {
   /** Re-render from the last state (after a refused move). */
   reset() {
     this.awaiting = false;
+    this.sentMove = null;
     if (this.room) this.update(this.room, this.room);
   }
 
@@ -141,7 +154,10 @@ export class GameView {
     if (geo) {
       this.geoKey = geoKey;
       this.board = new Board(geo, {
-        onMove: (m) => this.act.move(room.game === 'cc' ? { from: m.raw.from, to: m.raw.to } : { notation: notationOf(m.raw) }),
+        onMove: (m) => {
+          this.sent(m);
+          this.act.move(room.game === 'cc' ? { from: m.raw.from, to: m.raw.to } : { notation: notationOf(m.raw) });
+        },
         onPending: (m) => { this.confirmBar.hidden = !m; },
         onHint: (k) => {
           this.hint.hidden = !k;

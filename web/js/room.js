@@ -176,7 +176,6 @@ class RoomPage {
     const code = this.code;
     return {
       move: (input) => {
-        this.game?.sent();
         if (this.socket) {
           this.socket.send({ type: 'move', id: randomId('m'), move: input });
           if (this.socket.status !== 'open') this.showStatus('reconnecting', this.socket.attempt);
