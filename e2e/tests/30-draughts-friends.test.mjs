@@ -25,6 +25,12 @@ test('draughts with a friend: join by link, confirm moves, draw offer, resign', 
   await b.locator('.seat.mine').waitFor();
   await until(() => b.locator('[data-opt=confirm_move] input').isChecked(), 'guest sees the setting');
   await a.locator('.seat[data-seat="1"]', { hasText: 'Dan' }).waitFor();
+  // The guest leaves the seat (a spectator again), then sits down on that seat by name.
+  await b.getByRole('button', { name: 'Quitter la place' }).click();
+  await a.locator('.seat[data-seat="1"].seat-empty').waitFor();
+  await b.locator('.seat[data-seat="1"] button', { hasText: 'S’asseoir ici' }).click();
+  await b.locator('.seat.mine[data-seat="1"]').waitFor();
+  await a.locator('.seat[data-seat="1"]', { hasText: 'Dan' }).waitFor();
   await a.click('[data-action=start]');
   await a.locator('svg.board-draughts').waitFor();
   await b.locator('svg.board-draughts').waitFor();
