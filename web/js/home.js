@@ -125,10 +125,15 @@ function joinCard() {
     h('p', { id: 'join-help', class: 'muted small' }, t('join_help')));
 }
 
+/** One room at a time: a double tap must not create two. */
+let busy = false;
+
 /** @param {'cc'|'draughts'} game */
 async function createWithFriends(game) {
+  if (busy) return;
   const name = await askName();
   if (!name) return;
+  busy = true;
   try {
     /** @type {any} */
     const body = { game, name };
@@ -138,6 +143,8 @@ async function createWithFriends(game) {
     navigate(`/r/${res.code}`);
   } catch (err) {
     toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+  } finally {
+    busy = false;
   }
 }
 
@@ -171,11 +178,15 @@ async function soloSetup(game) {
   const settings = game === 'cc' ? { rules: { players: Number(pick('players') || 2) } } : { rules: { variant: pick('variant') || 'international' } };
   const ms = cpuMsOverride();
   if (ms) settings.cpu_ms = ms;
+  if (busy) return;
+  busy = true;
   try {
     const res = await api.createRoom({ game, name, settings, cpu: { level } });
     navigate(`/r/${res.code}`);
   } catch (err) {
     toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+  } finally {
+    busy = false;
   }
 }
 

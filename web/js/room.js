@@ -45,6 +45,8 @@ class RoomPage {
     /** @type {RoomSocket|null} */
     this.socket = null;
     this.closed = false;
+    /** @type {Set<string>} */
+    this.inFlight = new Set();
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.retry = undefined;
     this.load();
@@ -136,8 +138,15 @@ class RoomPage {
     api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
   }
 
-  /** @param {() => Promise<RoomView|{room: RoomView}>} f */
-  async run(f) {
+  /**
+   * Runs one action; the same action is not sent twice while in flight (double taps).
+   * @param {() => Promise<RoomView|{room: RoomView}>} f @param {string} [key]
+   */
+  async run(f, key) {
+    if (key) {
+      if (this.inFlight.has(key)) return;
+      this.inFlight.add(key);
+    }
     try {
       const r = await f();
       const room = 'room' in r && r.room && typeof r.room === 'object' && 'seats' in r.room ? r.room : /** @type {RoomView} */ (r);
@@ -146,6 +155,8 @@ class RoomPage {
     } catch (e) {
       toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
       api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
+    } finally {
+      if (key) this.inFlight.delete(key);
     }
   }
 
@@ -156,7 +167,7 @@ class RoomPage {
       join: async (seat) => {
         const name = await askName();
         if (!name) return;
-        await this.run(() => api.join(code, name, seat));
+        await this.run(() => api.join(code, name, seat), 'join');
         // The seat cookie is new: reopen the socket so that it speaks for the seat.
         this.connect();
       },
@@ -164,7 +175,7 @@ class RoomPage {
         await this.run(() => api.leave(code));
         this.connect(); // the socket speaks for whoever opened it: reopen it as a spectator
       },
-      start: () => this.run(() => api.start(code)),
+      start: () => this.run(() => api.start(code), 'start'),
       setSettings: (s) => this.run(() => api.settings(code, s)),
       seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
       kick: (seat) => this.run(() => api.seat(code, seat, { kick: true })),
@@ -183,9 +194,9 @@ class RoomPage {
           this.run(() => api.move(code, randomId('m'), input));
         }
       },
-      resign: () => this.run(() => api.resign(code)),
-      draw: (a) => this.run(() => api.draw(code, a)),
-      rematch: (ready) => this.run(() => api.rematch(code, ready)),
+      resign: () => this.run(() => api.resign(code), 'resign'),
+      draw: (a) => this.run(() => api.draw(code, a), 'draw'),
+      rematch: (ready) => this.run(() => api.rematch(code, ready), 'rematch'),
     };
   }
 
