@@ -125,19 +125,51 @@ impl Jumper {
     /// Empty holes one jump away from the holes of `from`.
     #[inline(always)]
     fn landings(&self, from: u128) -> u128 {
+        self.jumps(from) & self.empty
+    }
+
+    /// Holes one jump away from the holes of `from`, were they empty.
+    #[inline(always)]
+    fn jumps(&self, from: u128) -> u128 {
         let o = &self.over;
-        (((from & o[0]) << 1)
+        ((from & o[0]) << 1)
             | ((from & o[1]) >> (STRIDE - 1))
             | ((from & o[2]) >> STRIDE)
             | ((from & o[3]) >> 1)
             | ((from & o[4]) << (STRIDE - 1))
-            | ((from & o[5]) << STRIDE))
-            & self.empty
+            | ((from & o[5]) << STRIDE)
+    }
+
+    /// The number of (piece, destination) pairs of jump chains for the `pieces` of this
+    /// sublattice (coarse bits).
+    ///
+    /// The empty holes split into jump components (chains link holes both ways, since the
+    /// jumped piece stays), and a piece reaches exactly the components next to it by one jump
+    /// (its own hole, on this sublattice, is never jumped over, and never landed on since it
+    /// is occupied). So the count is the sum over components of their size times the number
+    /// of pieces next to them, each component found once by a flood fill.
+    #[inline(always)]
+    pub(crate) fn count_chains(&self, pieces: u128) -> u32 {
+        let mut seeds = self.landings(pieces);
+        let mut n = 0;
+        while seeds != 0 {
+            let seed = seeds & seeds.wrapping_neg();
+            let mut component = seed;
+            let mut frontier = seed;
+            while frontier != 0 {
+                frontier = self.landings(frontier) & !component;
+                component |= frontier;
+            }
+            let next_to = self.jumps(component) & pieces;
+            n += component.count_ones() * next_to.count_ones();
+            seeds &= !component;
+        }
+        n
     }
 
     /// Holes reachable by chains of plain jumps from the hole `from` (its coarse bit), in coarse
-    /// coordinates.
-    #[inline(always)]
+    /// coordinates (the tests check it against the table flood and the component count).
+    #[cfg(test)]
     pub(crate) fn reach(&self, from: u128) -> u128 {
         let mut reach = self.landings(from);
         let mut frontier = reach;
@@ -160,6 +192,32 @@ mod tests {
         for b in SUB_BOARD {
             assert_eq!(b & (1u128 << 9), 0, "column 9 is padding");
             assert!(b >> 90 == 0);
+        }
+    }
+
+    #[test]
+    fn component_count_equals_sum_of_reaches() {
+        let mut seed = 0x0bad_cafe_1234_5678u64;
+        for _ in 0..2000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let occupied =
+                (u128::from(seed) | (u128::from(seed.rotate_left(23)) << 64)) & crate::cell::BOARD;
+            let occupied = occupied & (occupied >> 2 | occupied << 5);
+            let split_occ = split(occupied);
+            let jumpers = Jumper::all(&split_occ);
+            let mover = occupied & (u128::from(seed.rotate_left(7)) * 0x9e37_79b9_7f4a_7c15);
+            let by_sub = split(mover);
+            let expected: u32 = crate::cell::Bits(mover)
+                .map(|p| {
+                    jumpers[SUB[p as usize] as usize]
+                        .reach(COARSE[p as usize])
+                        .count_ones()
+                })
+                .sum();
+            let counted: u32 = (0..4).map(|s| jumpers[s].count_chains(by_sub[s])).sum();
+            assert_eq!(counted, expected);
         }
     }
 

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cell::{Bitboard, Bits, Cell, BOARD, JUMPS, JUMP_COUNT, NEIGHBOUR, NEIGHBOURS, NONE};
-use crate::lattice::{Jumper, COARSE, SUB};
+use crate::lattice::{self, Jumper};
 use crate::position::Game;
 
 /// A move: the piece on `from` goes to `to` (by a step or a jump chain; with the swap rule, the
@@ -455,8 +455,7 @@ impl Game {
     /// Whether `seat` has at least one legal move.
     pub(crate) fn has_legal_move(&self, seat: u8) -> bool {
         if self.plain_count {
-            let empty = !self.occupied & BOARD;
-            return Bits(self.seat_pieces(seat)).any(|p| NEIGHBOURS[p as usize] & empty != 0)
+            return Bits(self.seat_pieces(seat)).any(|p| self.free_neighbours[p as usize] != 0)
                 || self.count_plain(seat) != 0;
         }
         // A step that every option allows is enough; this settles nearly every position.
@@ -534,13 +533,15 @@ impl Game {
     #[inline]
     fn count_plain(&self, seat: u8) -> u64 {
         let jumpers = Jumper::all(&self.sub_occupied);
-        let empty = !self.occupied & BOARD;
         let mut n = 0u32;
-        for colour in Bits(u128::from(self.colours_of(seat))) {
-            for from in Bits(self.pieces[colour as usize]) {
-                let from = from as usize;
-                n += (NEIGHBOURS[from] & empty).count_ones();
-                n += jumpers[SUB[from] as usize].reach(COARSE[from]).count_ones();
+        let mut by_sublattice = [0u128; 4];
+        for from in Bits(self.seat_pieces(seat)) {
+            n += u32::from(self.free_neighbours[from as usize]);
+            by_sublattice[lattice::SUB[from as usize] as usize] |= lattice::COARSE[from as usize];
+        }
+        for (jumper, pieces) in jumpers.iter().zip(by_sublattice) {
+            if pieces != 0 {
+                n += jumper.count_chains(pieces);
             }
         }
         u64::from(n)

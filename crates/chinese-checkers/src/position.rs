@@ -1,7 +1,8 @@
 //! The state of a game ([`Game`]) and playing moves on it (RULES.md 1.3–1.4).
 
 use crate::cell::{
-    Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CAMPS_15, CELL_COUNT, COORDS, HEXAGON,
+    Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CAMPS_15, CELL_COUNT, COORDS, HEXAGON, NEIGHBOUR,
+    NEIGHBOURS, NONE,
 };
 use crate::lattice;
 use crate::movegen::Move;
@@ -137,6 +138,8 @@ pub struct Game {
     pub(crate) occupied: u128,
     /// `occupied` split by sublattice (see `lattice`), for the fast jump flood.
     pub(crate) sub_occupied: [u128; 4],
+    /// Number of empty neighbours of each hole (the step count of a piece standing there).
+    pub(crate) free_neighbours: [u8; CELL_COUNT],
     to_move: u8,
     /// Seats that have finished or resigned.
     out: u8,
@@ -202,6 +205,7 @@ impl Game {
             kings: 0,
             occupied: 0,
             sub_occupied: [0; 4],
+            free_neighbours: [0; CELL_COUNT],
             to_move: 0,
             out: 0,
             resigned: 0,
@@ -250,6 +254,7 @@ impl Game {
     pub(crate) fn refresh(&mut self) {
         self.occupied = self.pieces.iter().fold(self.inert, |m, p| m | p);
         self.sub_occupied = lattice::split(self.occupied);
+        self.free_neighbours = free_neighbours(self.occupied);
         self.hash = self.compute_hash();
         self.recompute_progress();
         for seat in 0..self.rules.players {
@@ -475,6 +480,16 @@ impl Game {
             self.sub_occupied[lattice::SUB[from as usize] as usize] ^=
                 lattice::COARSE[from as usize];
             self.sub_occupied[lattice::SUB[to as usize] as usize] ^= lattice::COARSE[to as usize];
+            for &n in &NEIGHBOUR[from as usize] {
+                if n != NONE {
+                    self.free_neighbours[n as usize] += 1;
+                }
+            }
+            for &n in &NEIGHBOUR[to as usize] {
+                if n != NONE {
+                    self.free_neighbours[n as usize] -= 1;
+                }
+            }
         }
         self.move_progress(colour, from, to);
         self.pieces[colour] ^= both;
@@ -723,6 +738,7 @@ impl Game {
                 self.pieces[colour as usize] = 0;
             }
             self.sub_occupied = lattice::split(self.occupied);
+            self.free_neighbours = free_neighbours(self.occupied);
             self.recompute_progress();
         }
         let mut report = Report::default();
@@ -819,6 +835,9 @@ impl Game {
         if self.sub_occupied != lattice::split(self.occupied) {
             return Err("sublattice occupancy differs".into());
         }
+        if self.free_neighbours != free_neighbours(self.occupied) {
+            return Err("free neighbour counts differ".into());
+        }
         let mut copy = *self;
         copy.recompute_progress();
         if copy.progress_now != self.progress_now {
@@ -854,6 +873,15 @@ pub(crate) struct SavedState {
     pub resigned: u8,
     pub quiet_turns: u32,
     pub outcome: Option<Outcome>,
+}
+
+/// Number of empty neighbours of each hole.
+fn free_neighbours(occupied: u128) -> [u8; CELL_COUNT] {
+    let mut out = [0u8; CELL_COUNT];
+    for (c, slot) in out.iter_mut().enumerate() {
+        *slot = (NEIGHBOURS[c] & !occupied).count_ones() as u8;
+    }
+    out
 }
 
 fn distance_between(a: u8, b: u8) -> u8 {
