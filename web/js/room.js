@@ -56,6 +56,7 @@ class RoomPage {
     if (this.closed) return;
     try {
       const room = await api.getRoom(this.code);
+      if (this.closed) return; // left the page meanwhile
       this.apply(room);
       this.connect();
     } catch (e) {
