@@ -37,7 +37,7 @@ export function draughtsGeometry(size, flipped) {
       layer.append(s('text', { class: 'dr-num', x: p.x - 0.44, y: p.y - 0.3 }, id));
     }
   };
-  return { viewBox: `-0.3 -0.3 ${size + 0.6} ${size + 0.6}`, cells, pitch: 1, pieceR: 0.38, background };
+  return { viewBox: `-0.3 -0.3 ${size + 0.6} ${size + 0.6}`, cells, pitch: 1, pieceR: 0.38, background, squares: true };
 }
 
 /**

@@ -11,7 +11,7 @@ import { s } from './dom.js';
  * @typedef {{x: number, y: number}} Pt
  * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, king?: boolean, inert?: boolean, owner: number|null}} PieceSpec
  * @typedef {{from: string, to: string, path: string[], captures: string[], raw: any}} BoardMove
- * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, cellClass?: string}} Geometry
+ * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, squares?: boolean}} Geometry  `squares`: mark cells as squares (draughts)
  * @typedef {{
  *   pieces: PieceSpec[],
  *   moves: BoardMove[],
@@ -144,8 +144,14 @@ export class Board {
       this.marks.append(s('polyline', { class: 'last-path', points: pts.map((p) => `${p.x},${p.y}`).join(' '), 'stroke-width': R * 0.1 }));
       const first = pts[0];
       const end = pts[pts.length - 1];
-      if (first) this.marks.append(s('circle', { class: 'last-from', cx: first.x, cy: first.y, r: R * 0.42, 'stroke-width': R * 0.07 }));
-      if (end) this.marks.append(s('circle', { class: 'last-to', cx: end.x, cy: end.y, r: R * 0.5, 'stroke-width': R * 0.08 }));
+      if (this.geo.squares) {
+        for (const p of [first, end]) {
+          if (p) this.marks.insertBefore(s('rect', { class: 'last-square', x: p.x - R / 2, y: p.y - R / 2, width: R, height: R }), this.marks.firstChild);
+        }
+      } else {
+        if (first) this.marks.append(s('circle', { class: 'last-from', cx: first.x, cy: first.y, r: R * 0.42, 'stroke-width': R * 0.07 }));
+        if (end) this.marks.append(s('circle', { class: 'last-to', cx: end.x, cy: end.y, r: R * 0.5, 'stroke-width': R * 0.08 }));
+      }
     }
     const movable = new Set(st.moves.map((m) => m.from));
     if (st.showLegal && !this.selected) {
