@@ -9,6 +9,12 @@ import { chromium } from 'playwright-core';
 export const E2E_DIR = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = resolve(E2E_DIR, '../test-output/screenshots');
 
+/** Server processes alive: killed however this process ends, so that none is ever left behind. */
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
 /**
  * Starts `dames serve` on a random port with a fresh database; resolves with its base URL.
  * DAMES_URL skips this and uses a server already running (development).
@@ -26,6 +32,8 @@ export async function startServer() {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
     });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
     let out = '';
     let log = '';
     child.stderr.on('data', (d) => { log += d; if (process.env.E2E_SERVER_LOG) process.stderr.write(d); });

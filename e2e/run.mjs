@@ -23,6 +23,8 @@ const stopAll = async () => {
   await server?.stop().catch(() => {});
 };
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, async () => { await stopAll(); process.exit(130); });
+// A stray rejection (a page event after its test ended…) is reported, not fatal.
+process.on('unhandledRejection', (e) => console.log(`# unhandled rejection: ${e && e.message || e}`));
 
 const started = Date.now();
 try {
