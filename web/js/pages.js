@@ -14,5 +14,6 @@ export function showPage(root, which) {
   document.title = `${title} · Dames`;
   const article = h('article', { class: `card prose page-${which}`, lang: which === 'data' ? 'en' : l });
   article.innerHTML = l === 'fr' && which !== 'data' ? frTypo(html) : html; // our own static text, no user input
+  if (which === 'data' && l === 'fr') article.prepend(h('p', { lang: 'fr', class: 'muted' }, t('data_in_english')));
   fill(root, article);
 }
