@@ -370,6 +370,7 @@ export class Board {
     const el = this.pieceEls.get(end);
     const pts = a.path.map((id) => this.geo.cells.get(id)).filter((p) => !!p);
     if (!el || pts.length < 2 || typeof el.animate !== 'function') return;
+    if (window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
     const per = pts.length > 2 ? 220 : 260;
     el.animate(
       pts.map((p) => ({ transform: `translate(${p.x}px, ${p.y}px)` })),
