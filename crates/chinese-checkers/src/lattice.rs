@@ -154,8 +154,14 @@ impl Jumper {
         let mut n = 0;
         while seeds != 0 {
             let seed = seeds & seeds.wrapping_neg();
-            let mut component = seed;
-            let mut frontier = seed;
+            let mut frontier = self.landings(seed);
+            if frontier == 0 {
+                // A lone hole (the common case): one destination per piece next to it.
+                n += (self.jumps(seed) & pieces).count_ones();
+                seeds ^= seed;
+                continue;
+            }
+            let mut component = seed | frontier;
             while frontier != 0 {
                 frontier = self.landings(frontier) & !component;
                 component |= frontier;

@@ -419,6 +419,22 @@ impl Game {
         (0..6u8).find(|&colour| self.pieces[colour as usize] >> c & 1 != 0)
     }
 
+    /// The colour among the bit set `colours` of the piece on `c` (0 if none: callers make sure
+    /// there is one).
+    #[inline(always)]
+    fn colour_among(&self, colours: u8, c: u8) -> usize {
+        let bit = 1u128 << c;
+        let mut rest = colours;
+        while rest != 0 {
+            let colour = rest.trailing_zeros() as usize;
+            if self.pieces[colour] & bit != 0 {
+                return colour;
+            }
+            rest &= rest - 1;
+        }
+        0
+    }
+
     pub(crate) fn compute_hash(&self) -> u64 {
         let mut h = zobrist::TO_MOVE[self.to_move as usize];
         for (colour, &bits) in self.pieces.iter().enumerate() {
@@ -466,7 +482,7 @@ impl Game {
     fn apply(&mut self, mv: Move) -> Report {
         let seat = self.to_move;
         let (from, to) = (mv.from.index(), mv.to.index());
-        let colour = self.colour_at(from).unwrap_or(0) as usize;
+        let colour = self.colour_among(self.colours[seat as usize], from);
         let both = mv.from.bit() | mv.to.bit();
         let h = &zobrist::PIECE;
         if self.occupied & mv.to.bit() != 0 {
@@ -480,15 +496,22 @@ impl Game {
             self.sub_occupied[lattice::SUB[from as usize] as usize] ^=
                 lattice::COARSE[from as usize];
             self.sub_occupied[lattice::SUB[to as usize] as usize] ^= lattice::COARSE[to as usize];
+            // Branch-free: a missing neighbour adds 0 to hole 0.
             for &n in &NEIGHBOUR[from as usize] {
-                if n != NONE {
-                    self.free_neighbours[n as usize] += 1;
-                }
+                let (slot, add) = if n == NONE {
+                    (0, 0)
+                } else {
+                    (usize::from(n), 1)
+                };
+                self.free_neighbours[slot] += add;
             }
             for &n in &NEIGHBOUR[to as usize] {
-                if n != NONE {
-                    self.free_neighbours[n as usize] -= 1;
-                }
+                let (slot, sub) = if n == NONE {
+                    (0, 0)
+                } else {
+                    (usize::from(n), 1)
+                };
+                self.free_neighbours[slot] -= sub;
             }
         }
         self.move_progress(colour, from, to);
@@ -510,11 +533,13 @@ impl Game {
         let n = self.rules.players;
         // Finishing depends only on the camps' contents: a move within the hexagon changes none.
         if touched & !self.inner_holes() != 0 {
-            for k in 0..n {
-                let s = (seat + k) % n;
-                if self.is_active(s) && self.has_finished_now(s) {
+            let mut s = seat;
+            for _ in 0..n {
+                let touches_home = touched & self.destinations_of(s) != 0;
+                if touches_home && self.is_active(s) && self.has_finished_now(s) {
                     self.finish(s, report);
                 }
+                s = if s + 1 == n { 0 } else { s + 1 };
             }
         }
         if self.check_end(Ending::Finished) {
@@ -562,7 +587,7 @@ impl Game {
         let limit = self.rules.move_limit;
         let mut s = seat;
         for _ in 0..n {
-            s = (s + 1) % n;
+            s = if s + 1 == n { 0 } else { s + 1 };
             if !self.is_active(s) {
                 continue;
             }
@@ -599,6 +624,18 @@ impl Game {
     }
 
     /// Whether every set of `seat` has finished (RULES.md 1.4, 1.6).
+    /// The holes of the destination camps of `seat`.
+    #[inline(always)]
+    fn destinations_of(&self, seat: u8) -> u128 {
+        let mut mask = 0;
+        let mut rest = self.colours[seat as usize];
+        while rest != 0 {
+            mask |= self.camp_mask((rest.trailing_zeros() as u8 + 3) % 6);
+            rest &= rest - 1;
+        }
+        mask
+    }
+
     pub(crate) fn has_finished_now(&self, seat: u8) -> bool {
         Bits(u128::from(self.colours[seat as usize])).all(|c| self.set_finished(c))
     }
