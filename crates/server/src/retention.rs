@@ -35,6 +35,17 @@ fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
+async fn abandon(state: &AppState, code: &str) -> Result<(), AppError> {
+    let cell = state.rooms.get(code).await?;
+    state
+        .rooms
+        .mutate(&cell, |room, ch, now| {
+            room.abandon(now, ch);
+            Ok(())
+        })
+        .await
+}
+
 /// One pass: abandons idle games and deletes expired rooms. Returns (deleted, abandoned).
 ///
 /// # Errors
@@ -50,14 +61,11 @@ pub async fn sweep(state: &AppState) -> Result<(usize, usize), AppError> {
     let store = state.rooms.store().clone();
     let due = blocking(move || store.due(cutoffs)).await?;
     for code in &due.abandon {
-        let cell = state.rooms.get(code).await?;
-        state
-            .rooms
-            .mutate(&cell, |room, ch, now| {
-                room.abandon(now, ch);
-                Ok(())
-            })
-            .await?;
+        if let Err(err) = abandon(state, code).await {
+            // A game that cannot even be rebuilt is deleted rather than kept forever.
+            tracing::error!("retention: room {code} cannot be abandoned ({err}): deleting it");
+            state.rooms.delete(code).await?;
+        }
     }
     for code in &due.delete {
         state.rooms.delete(code).await?;

@@ -411,8 +411,9 @@ impl CpuJob {
             return None;
         }
         let state = self.room.play.as_ref()?.state.clone();
+        // A zero budget means "the AI's default" to the AI: the room asked for an instant answer.
         let limits = dames_ai::Limits {
-            time: think,
+            time: think.max(Duration::from_millis(1)),
             seed: seed(&self.room.code, self.key),
             cancel: self.cancel.clone(),
         };

@@ -16,7 +16,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::app::AppState;
 use crate::error::AppError;
-use crate::http::rooms::{check_move_id, event_json, lookup, random_u64};
+use crate::http::rooms::{check_move_id, event_json, lookup, random_u64, Since};
 use crate::http::Caller;
 use crate::room::{DrawAction, Room};
 use crate::rooms::{blocking, RoomCell, Update};
@@ -33,11 +33,6 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/ws/rooms/{code}", get(upgrade))
 }
 
-#[derive(Deserialize)]
-struct Since {
-    since: Option<i64>,
-}
-
 async fn upgrade(
     State(state): State<AppState>,
     caller: Caller,
@@ -50,7 +45,7 @@ async fn upgrade(
         let room = cell.room.lock().await;
         caller.seat_token(&room.code)?
     };
-    let since = q.since.unwrap_or(0).max(0);
+    let since = q.version()?;
     let session = Session {
         state,
         cell,

@@ -39,6 +39,7 @@ pub fn router() -> Router<AppState> {
         .route("/rooms/{code}/qr.svg", get(qr_svg))
         .route("/rooms/{code}/events", get(events))
         .route("/me/rooms", get(my_rooms))
+        .route("/health", get(|| async { Json(json!({"ok": true})) }))
         .fallback(|| async { AppError::NotFound })
 }
 
@@ -448,9 +449,23 @@ async fn qr_svg(
     Ok((headers, svg).into_response())
 }
 
+/// The `since` query parameter (absent: 0).
 #[derive(Deserialize)]
-struct Since {
-    since: Option<i64>,
+pub struct Since {
+    since: Option<String>,
+}
+
+impl Since {
+    /// The version, or `bad_json` if it is not a number.
+    pub fn version(&self) -> Result<i64, AppError> {
+        match self.since.as_deref().map(str::trim) {
+            None | Some("") => Ok(0),
+            Some(v) => v
+                .parse::<i64>()
+                .map(|v| v.max(0))
+                .map_err(|_| AppError::BadJson("since must be a version number".into())),
+        }
+    }
 }
 
 async fn events(
@@ -469,7 +484,7 @@ async fn events(
         )
     };
     let store = state.rooms.store().clone();
-    let since = q.since.unwrap_or(0).max(0);
+    let since = q.version()?;
     let rows = blocking(move || store.events_since(&code, since, version)).await?;
     let events: Vec<Value> = rows.iter().map(event_json).collect();
     Ok(Json(json!({"events": events, "room": view})))
@@ -487,7 +502,7 @@ async fn my_rooms(State(state): State<AppState>, caller: Caller) -> Result<Json<
     let rows = blocking(move || store.rooms_of_client(&client)).await?;
     let rooms: Vec<Value> = rows
         .into_iter()
-        .map(|(code, seat)| json!({"code": code, "seat": seat}))
+        .map(|r| json!({"code": r.code, "seat": r.seat, "game": r.game, "status": r.status, "active_at": r.active_at}))
         .collect();
     Ok(Json(json!({"rooms": rooms})))
 }

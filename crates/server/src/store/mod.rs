@@ -103,6 +103,16 @@ pub struct Cutoffs {
     pub idle_before: i64,
 }
 
+/// A room where a browser holds a seat ("my games").
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientRoom {
+    pub code: String,
+    pub seat: i64,
+    pub game: String,
+    pub status: String,
+    pub active_at: i64,
+}
+
 /// The storage interface.
 pub trait Store: Send + Sync + 'static {
     /// Writes one change atomically and durably (committed when this returns `Ok`).
@@ -121,5 +131,5 @@ pub trait Store: Send + Sync + 'static {
     /// Deletes a room and everything in it.
     fn delete(&self, code: &str) -> Result<(), StoreError>;
     /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
-    fn rooms_of_client(&self, client: &str) -> Result<Vec<(String, i64)>, StoreError>;
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError>;
 }

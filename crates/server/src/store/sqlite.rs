@@ -8,7 +8,8 @@ use std::sync::Mutex;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{
-    ActionRow, Commit, Cutoffs, Due, EventRow, RoomRow, SeatRow, Store, StoreError, StoredRoom,
+    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, RoomRow, SeatRow, Store, StoreError,
+    StoredRoom,
 };
 
 /// The migrations, in order; `user_version` is the number applied.
@@ -291,14 +292,22 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn rooms_of_client(&self, client: &str) -> Result<Vec<(String, i64)>, StoreError> {
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
-            "SELECT s.code, s.seat FROM seats s JOIN rooms r ON r.code = s.code
+            "SELECT s.code, s.seat, r.game, r.status, r.active_at FROM seats s JOIN rooms r ON r.code = s.code
              WHERE s.client = ?1 ORDER BY r.active_at DESC LIMIT 50",
         )?;
         let rows = stmt
-            .query_map([client], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([client], |r| {
+                Ok(ClientRoom {
+                    code: r.get(0)?,
+                    seat: r.get(1)?,
+                    game: r.get(2)?,
+                    status: r.get(3)?,
+                    active_at: r.get(4)?,
+                })
+            })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
