@@ -705,3 +705,136 @@ pub enum DrawAction {
     Accept,
     Decline,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn human(name: &str) -> Occupant {
+        Occupant::Human {
+            name: name.into(),
+            token_hash: crate::token::hash_token(name),
+            client: None,
+        }
+    }
+
+    fn room(kind: GameKind, rules: Value) -> Room {
+        let input = SettingsInput {
+            rules: Some(rules),
+            ..SettingsInput::default()
+        };
+        let (settings, seats) = Settings::new(kind, &input).unwrap();
+        Room::new("K7M2QX".into(), kind, settings, seats, human("Ana"), 0)
+    }
+
+    #[test]
+    fn join_fills_the_first_free_seat_then_the_room_is_full() {
+        let mut r = room(GameKind::Cc, json!({"players": 3}));
+        let mut ch = Change::default();
+        assert_eq!(r.join(None, human("Bo"), &mut ch).unwrap(), 1);
+        assert!(matches!(
+            r.join(Some(1), human("Cy"), &mut ch),
+            Err(AppError::SeatTaken)
+        ));
+        assert_eq!(r.join(None, human("Cy"), &mut ch).unwrap(), 2);
+        assert!(matches!(
+            r.join(None, human("Di"), &mut ch),
+            Err(AppError::RoomFull)
+        ));
+        assert_eq!(r.seat_of_token("Cy"), Some(2));
+        assert_eq!(r.seat_of_token("Eve"), None);
+        assert_eq!(ch.events.len(), 2);
+    }
+
+    #[test]
+    fn fewer_players_free_the_seats_beyond() {
+        let mut r = room(GameKind::Cc, json!({"players": 4}));
+        let mut ch = Change::default();
+        r.join(Some(3), human("Bo"), &mut ch).unwrap();
+        let input = SettingsInput {
+            rules: Some(json!({"players": 2})),
+            ..SettingsInput::default()
+        };
+        r.set_settings(&input, &mut ch).unwrap();
+        assert_eq!(r.seats.len(), 2);
+        assert_eq!(r.seat_of_token("Bo"), None);
+        assert!(ch
+            .events
+            .iter()
+            .any(|e| e["kind"] == "left" && e["seat"] == 3));
+    }
+
+    #[test]
+    fn rematch_starts_when_every_person_is_ready_with_the_next_first_seat() {
+        let mut r = room(GameKind::Draughts, json!({}));
+        let mut ch = Change::default();
+        r.join(None, human("Bo"), &mut ch).unwrap();
+        r.start(0, 0, &mut ch).unwrap();
+        assert_eq!((r.first_seat, r.game_no), (0, 1));
+        r.resign(1, 0, &mut ch).unwrap();
+        assert_eq!(r.status, Status::Finished);
+        r.rematch(0, true, 0, 0, &mut ch).unwrap();
+        assert_eq!(r.status, Status::Finished);
+        r.rematch(1, true, 0, 0, &mut ch).unwrap();
+        assert_eq!((r.status, r.first_seat, r.game_no), (Status::Playing, 1, 2));
+        assert_eq!(r.play.as_ref().unwrap().state.to_move(), Some(1));
+        assert!(r.seats.iter().all(|s| !s.ready));
+    }
+
+    #[test]
+    fn without_rotation_the_same_seat_starts_again_and_random_draws_it() {
+        let mut r = room(
+            GameKind::Cc,
+            json!({"players": 3, "rotate_first_player": false}),
+        );
+        let mut ch = Change::default();
+        r.set_seat(1, SeatAction::Cpu(Level::Normal), &mut ch)
+            .unwrap();
+        r.set_seat(2, SeatAction::Cpu(Level::Facile), &mut ch)
+            .unwrap();
+        r.start(0, 0, &mut ch).unwrap();
+        r.resign(0, 0, &mut ch).unwrap();
+        assert_eq!(r.status, Status::Playing);
+        r.resign(1, 0, &mut ch).unwrap();
+        assert_eq!(r.status, Status::Finished);
+        // The CPUs are always ready: the host alone starts the next game, seat 0 first again.
+        r.rematch(0, true, 0, 0, &mut ch).unwrap();
+        assert_eq!((r.status, r.first_seat, r.game_no), (Status::Playing, 0, 2));
+        let mut r = room(
+            GameKind::Cc,
+            json!({"players": 3, "random_first_player": true}),
+        );
+        r.set_seat(1, SeatAction::Cpu(Level::Normal), &mut ch)
+            .unwrap();
+        r.set_seat(2, SeatAction::Cpu(Level::Facile), &mut ch)
+            .unwrap();
+        r.start(5, 0, &mut ch).unwrap();
+        assert_eq!(r.first_seat, 2);
+    }
+
+    #[test]
+    fn presence_flips_only_with_the_first_and_last_connection() {
+        let mut r = room(GameKind::Cc, json!({}));
+        let mut ch = Change::default();
+        r.presence(0, 1, &mut ch);
+        r.presence(0, 1, &mut ch);
+        r.presence(0, -1, &mut ch);
+        assert_eq!(
+            ch.events,
+            vec![json!({"kind": "presence", "seat": 0, "online": true})]
+        );
+        r.presence(0, -1, &mut ch);
+        assert_eq!(ch.events.len(), 2);
+        assert!(!ch.activity, "presence is not activity for retention");
+        r.presence(9, 1, &mut ch);
+    }
+
+    #[test]
+    fn names_are_trimmed_and_checked() {
+        assert_eq!(valid_name("  Ana ").unwrap(), "Ana");
+        assert_eq!(valid_name(&"é".repeat(24)).unwrap().chars().count(), 24);
+        for bad in ["", "   ", "a\tb", "\u{1b}[31m", &"x".repeat(25)] {
+            assert!(valid_name(bad).is_err(), "{bad:?}");
+        }
+    }
+}
