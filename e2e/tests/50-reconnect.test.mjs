@@ -49,3 +49,22 @@ test('server restart mid-game: banner, queued move resent once, nothing lost', a
   await until(async () => (await b.locator('.player.mine').count()) === 1, 'seat kept after reload');
   equal(await moveCount(b), 2, 'no move lost, none doubled');
 });
+
+test('network lost on the player side: banner at once, the move made offline is sent when back', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { name: 'Kim', cpuMs: 150 });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click('[data-action=cpu-cc]');
+  await page.click('dialog [data-value=play]');
+  await page.locator('.status.mine').waitFor();
+  await ctx.setOffline(true);
+  await page.locator('[data-testid=reconnecting]').waitFor({ state: 'visible' });
+  const { to } = await playAnyMove(page);
+  await until(async () => (await page.locator('[data-testid=reconnecting]').textContent()).includes('1 coup'), 'the move waits in the queue');
+  equal(await moveCount(page), 0, 'not applied while offline');
+  await page.locator(`svg.board .piece[data-cell="${to}"]`).waitFor(); // shown where it was played
+  await ctx.setOffline(false);
+  await until(async () => (await moveCount(page)) >= 2, 'sent once back online, and the CPU answered', 30000);
+  await page.locator('[data-testid=reconnecting]').waitFor({ state: 'hidden' });
+  equal(page.errors.length, 0, 'no script error');
+});

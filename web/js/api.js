@@ -151,6 +151,13 @@ export class RoomSocket {
     /** @type {ReturnType<typeof setInterval>|undefined} */
     this.pinger = undefined;
     this.onOnline = () => this.retryNow();
+    // The browser knows the network is gone before the socket does: reconnect from scratch.
+    this.onOffline = () => {
+      if (this.ws) this.ws.close();
+    };
+    window.addEventListener('offline', this.onOffline);
+    /** when the server was last heard from */
+    this.lastHeard = Date.now();
     this.onVisible = () => {
       if (document.visibilityState === 'visible') this.retryNow();
     };
@@ -185,8 +192,14 @@ export class RoomSocket {
       this.fresh = true;
       this.setStatus('open');
       for (const a of this.queue) this.sendRaw(a);
+      this.lastHeard = Date.now();
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.sendRaw({ type: 'ping' }), 25000);
+      // Heartbeat: a ping every 15 s; a socket that stays silent for 40 s is dead (a network that
+      // vanished without closing it) and is replaced.
+      this.pinger = setInterval(() => {
+        if (Date.now() - this.lastHeard > 40000) ws.close();
+        else this.sendRaw({ type: 'ping' });
+      }, 15000);
     };
     ws.onmessage = (e) => this.receive(e.data);
     ws.onclose = () => {
@@ -202,6 +215,7 @@ export class RoomSocket {
 
   /** @param {any} data */
   receive(data) {
+    this.lastHeard = Date.now();
     let msg;
     try {
       msg = JSON.parse(String(data));
@@ -316,6 +330,7 @@ export class RoomSocket {
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) this.ws.close();
     this.ws = null;

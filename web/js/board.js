@@ -343,6 +343,7 @@ export class Board {
     if (el && c) {
       el.style.transform = `translate(${c.x}px, ${c.y}px)`;
       el.classList.add('moved');
+      el.setAttribute('data-cell', m.to);
     }
     for (const id of m.captures) this.pieceEls.get(id)?.classList.add('captured');
   }
