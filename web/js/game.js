@@ -9,6 +9,7 @@ import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts
 import { dialog, fill, h, toast } from './dom.js';
 import { place, reasonText, t } from './i18n.js';
 import { colorOf, swatch } from './players.js';
+import { load, save } from './storage.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -93,6 +94,8 @@ export class GameView {
     });
     if (stillWaiting && this.sentMove) this.board?.showAt(this.sentMove);
     if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
+    const wasMine = !!prev && !!prev.game_view && prev.game_view.to_move === prev.you && prev.status === 'playing';
+    if (mine && !wasMine) notifyTurn(room);
     this.renderStatus(room);
     this.renderStrip(room);
     this.renderOffer(room);
@@ -296,6 +299,15 @@ export class GameView {
       }
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
+    if ('Notification' in window && Notification.permission !== 'denied') {
+      const on = load('notify') === '1' && Notification.permission === 'granted';
+      items.push(h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(on), 'data-action': 'notify',
+        onclick: async () => {
+          if (on) save('notify', null);
+          else if ((await Notification.requestPermission()) === 'granted') save('notify', '1');
+          this.renderActions(room);
+        } }, on ? t('notify_on') : t('notify_off')));
+    }
     fill(this.actions, items);
   }
 
@@ -367,6 +379,20 @@ export class GameView {
         s.kind === 'human' && s.ready ? h('span', { class: 'tag good' }, t('rematch_ready_n')) : null))),
       h('div', { class: 'rematch' }, rematch),
       h('a', { class: 'btn ghost', href: '/' }, t('new_game')));
+  }
+}
+
+/** Tells a player whose page is in the background that it is their turn (if they asked). @param {RoomView} room */
+function notifyTurn(room) {
+  if (!document.hidden || load('notify') !== '1' || !('Notification' in window) || Notification.permission !== 'granted') return;
+  try {
+    const n = new Notification('Dames', { body: t('notify_body', { code: room.code }), tag: 'dames-' + room.code, icon: '/img/favicon.svg' });
+    n.onclick = () => {
+      window.focus();
+      n.close();
+    };
+  } catch {
+    /* some mobile browsers only notify from a service worker: the tab title still says ● */
   }
 }
 
