@@ -1,7 +1,8 @@
-// Development helper: screenshots of a running site. Usage: node dev/shoot.mjs BASE_URL OUT_DIR
-import { chromium } from 'playwright-core';
+// Development helper: screenshots of a running site (DARK=1 for the dark theme).
+// Usage: node dev/shoot.mjs BASE_URL OUT_DIR
+import { launchBrowser } from '../lib.mjs';
 const [base, out = '/tmp/shots'] = process.argv.slice(2);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const browser = await launchBrowser();
 for (const [name, vp] of [['desk', { width: 1280, height: 860 }], ['phone', { width: 390, height: 844 }]]) {
   const ctx = await browser.newContext({ viewport: vp, hasTouch: name === 'phone', colorScheme: process.env.DARK ? 'dark' : 'light' });
   const page = await ctx.newPage();
