@@ -1,32 +1,59 @@
-//! CPU players for both games.
+//! CPU players for both games: searches, evaluations and the four levels.
 //!
-//! This is the interface the platform uses and that the strong AI of issue 5 keeps: a [`Level`],
-//! [`Limits`] (time budget, cancellation flag, seed) and one function per game that returns the
-//! move to play. For now every level is a simple player: **Facile** picks a random legal move,
-//! the other levels pick the best move one ply deep (Chinese checkers: the move that most
-//! reduces the total distance to the destination; draughts: captures and promotions first, no
-//! piece left hanging, material). The real search and evaluation come with issue 5.
+//! One entry point per game, used by the server for CPU seats and hints, by `dames selfplay` and
+//! by `dames hub`:
+//! - [`cc::choose`] / [`cc::analyse`]: Chinese checkers. Two players: iterative-deepening PVS with
+//!   a transposition table; three to six players: paranoid search (or max^n, see
+//!   [`cc::MultiSearch`]), both on the same evaluation (distance to the destination camp,
+//!   stragglers, lanes). [`cc::greedy`] is the one-ply reference player of the ladder.
+//! - [`draughts::choose`] / [`draughts::analyse`]: draughts on every board size. PVS with
+//!   iterative deepening, transposition table, capture quiescence, killers and history, an
+//!   evaluation with material, kings, tempo, centre, outposts and runaway men, and repetition
+//!   draws.
 //!
-//! Every choice is deterministic for a given position, level and seed.
+//! A [`Level`] maps to a [`Plan`]: how much of the budget it uses, how deep it may go and how much
+//! noise it adds to its choice (Facile makes human mistakes: a weighted random pick among the
+//! decent moves). The budget is [`Limits::time`] (2 s when zero), optionally capped by a node
+//! count ([`Budget`]) for reproducible matches.
+//!
+//! Every choice is deterministic for a given position, level, seed and node or depth limit; with a
+//! time limit the depth reached depends on the machine.
+//!
+//! ```
+//! use chinese_checkers::{Game, Rules, Seat};
+//! use dames_ai::{Budget, Level, Limits};
+//!
+//! let game = Game::new(Rules::default(), Seat(0)).unwrap();
+//! let limits = Limits { seed: 1, ..Limits::default() };
+//! let budget = Budget { nodes: Some(2_000), ..Budget::default() };
+//! let analysis = dames_ai::cc::analyse(&game, Level::Expert, &limits, &budget).unwrap();
+//! assert!(game.legal_moves_vec().contains(&analysis.best));
+//! assert_eq!(analysis.pv[0], analysis.best);
+//! ```
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod cc;
 pub mod draughts;
+mod time;
+mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use time::Clock;
+
 /// How strong a CPU player is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// Random legal moves.
+    /// Human mistakes: a shallow search, then a weighted random pick among the decent moves.
     Facile,
-    /// One-ply greedy for now.
+    /// A shallow search (a few plies) with some noise in its choice.
     Normal,
-    /// One-ply greedy for now (issue 5: real search).
+    /// The full search on a quarter of the budget.
     Difficile,
-    /// One-ply greedy for now (issue 5: real search).
+    /// The full search on the whole budget.
     Expert,
 }
 
@@ -55,12 +82,58 @@ impl Level {
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(name))
     }
+
+    /// What the level does with a budget (see [`Plan`]).
+    pub fn plan(self) -> Plan {
+        match self {
+            Level::Facile => Plan {
+                share: 16,
+                max_depth: 1,
+                noise: 60,
+            },
+            Level::Normal => Plan {
+                share: 16,
+                max_depth: 2,
+                noise: 8,
+            },
+            Level::Difficile => Plan {
+                share: 4,
+                max_depth: MAX_DEPTH,
+                noise: 0,
+            },
+            Level::Expert => Plan {
+                share: 1,
+                max_depth: MAX_DEPTH,
+                noise: 0,
+            },
+        }
+    }
 }
+
+/// Deepest nominal search depth.
+pub const MAX_DEPTH: u32 = 48;
+
+/// How a level uses the budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The level uses `1 / share` of the time and node budget.
+    pub share: u32,
+    /// Deepest iteration (in plies; draughts adds capture quiescence; levels below Difficile use
+    /// this as their main limit and the game multiplies it, see each game's module).
+    pub max_depth: u32,
+    /// Root noise: moves within about this many centi-units of the best may be picked, with
+    /// weights falling with the loss (0: always the best).
+    pub noise: i32,
+}
+
+/// Default budget when [`Limits::time`] is zero: 2 s a move.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
 
 /// What a search may use.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Time budget for the move (the simple players need far less).
+    /// Time budget for the move (zero: [`DEFAULT_TIME`]). Expert uses all of it, weaker levels
+    /// a share (see [`Plan`]).
     pub time: Duration,
     /// Seed of every random choice: same position, level and seed, same move.
     pub seed: u64,
@@ -73,6 +146,51 @@ impl Limits {
     pub fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }
+
+    /// The time budget, [`DEFAULT_TIME`] when unset.
+    pub fn budget(&self) -> Duration {
+        if self.time.is_zero() {
+            DEFAULT_TIME
+        } else {
+            self.time
+        }
+    }
+}
+
+/// Extra limits for reproducible searches (matches, tests, analysis): a node cap for the full
+/// budget (levels use their share of it) and a depth cap. The default adds none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Nodes for the full budget (Expert); `None`: time only.
+    pub nodes: Option<u64>,
+    /// Deepest iteration; `None`: the level's own.
+    pub depth: Option<u32>,
+}
+
+/// The result of a search: the move, its evaluation and the principal variation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    /// The move chosen (with noise at the lower levels, so not always `pv[0]`).
+    pub best: M,
+    /// Evaluation of the best line for the side to move, in centi-units (draughts: hundredths
+    /// of a man; Chinese checkers: tenths of a hole of progress). Wins are near ±[`WIN`].
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Principal variation, from the position searched (starts with the searched best move).
+    pub pv: Vec<M>,
+    /// Time used.
+    pub elapsed: Duration,
+}
+
+/// Score of a won game (minus the plies to the win).
+pub const WIN: i32 = 1_000_000;
+
+/// Whether a score announces a forced win or loss.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() > WIN - 1_000
 }
 
 /// A small deterministic generator (SplitMix64) for the random choices of the CPU players.
@@ -105,6 +223,37 @@ pub fn pick_best(scores: &[i64], rng: &mut Rng) -> Option<usize> {
     let best = *scores.iter().max()?;
     let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
     Some(ties[rng.below(ties.len())])
+}
+
+/// A weighted random pick among `scores` (higher is better): moves within `3 × noise` of the
+/// best, weight halving every `noise / 2` of loss. `noise == 0`: the best, ties at random.
+pub fn pick_noisy(scores: &[i32], noise: i32, rng: &mut Rng) -> Option<usize> {
+    let best = *scores.iter().max()?;
+    if noise <= 0 || is_decisive(best) {
+        let wide: Vec<i64> = scores.iter().map(|&s| i64::from(s)).collect();
+        return pick_best(&wide, rng);
+    }
+    let half = (noise / 2).max(1);
+    let weights: Vec<u64> = scores
+        .iter()
+        .map(|&s| {
+            let loss = best.saturating_sub(s);
+            if loss > 3 * noise {
+                0
+            } else {
+                1024 >> (loss / half).min(10)
+            }
+        })
+        .collect();
+    let total: u64 = weights.iter().sum();
+    let mut r = rng.next_u64() % total.max(1);
+    for (i, &w) in weights.iter().enumerate() {
+        if r < w {
+            return Some(i);
+        }
+        r -= w;
+    }
+    Some(0)
 }
 
 #[cfg(test)]
@@ -145,5 +294,21 @@ mod tests {
             assert!(i == 1 || i == 3);
         }
         assert_eq!(pick_best(&[], &mut rng), None);
+    }
+
+    #[test]
+    fn noisy_picks_stay_among_decent_moves() {
+        let mut rng = Rng::new(3);
+        let scores = [100, 95, 80, -500];
+        let mut seen = [0; 4];
+        for _ in 0..400 {
+            seen[pick_noisy(&scores, 10, &mut rng).unwrap()] += 1;
+        }
+        assert_eq!(seen[3], 0, "a blunder far below the best is never picked");
+        assert!(
+            seen[0] > seen[1] && seen[1] > seen[2] && seen[2] > 0,
+            "{seen:?}"
+        );
+        assert_eq!(pick_noisy(&scores, 0, &mut rng), Some(0));
     }
 }

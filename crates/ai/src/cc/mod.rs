@@ -1,0 +1,206 @@
+//! The Chinese checkers players (RULES.md part 1): [`choose`] for the server, [`analyse`] for the
+//! evaluation and principal variation, [`greedy`] as the reference baseline.
+//!
+//! Two players: iterative-deepening PVS ([`search`]). Three to six: the paranoid search by
+//! default, or max^n ([`MultiSearch`]); both use the evaluation of [`eval`], which reads each
+//! seat's real destination camps from the rules, so every rule option (sets, 15 pieces, Japanese
+//! king, swaps …) is handled by the rules engine's move generator and the camps it reports.
+
+pub mod eval;
+mod maxn;
+pub(crate) mod search;
+
+use chinese_checkers::{Game, Move, Seat};
+
+use crate::time::Clock;
+use crate::{pick_best, pick_noisy, Analysis, Budget, Level, Limits, Rng};
+use search::Searcher;
+
+/// Which search plays three to six players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MultiSearch {
+    /// Every opponent plays against the searching seat (alpha-beta applies). The default: it
+    /// beat max^n in our measurements (docs/ai.md).
+    #[default]
+    Paranoid,
+    /// Each seat maximises its own value (no deep pruning; a beam of the best moves per node).
+    MaxN,
+}
+
+/// The move to play in `game` for the side to move, or `None` if the game is over, there is no
+/// legal move, or the search was cancelled.
+pub fn choose(game: &Game, level: Level, limits: &Limits) -> Option<Move> {
+    analyse(game, level, limits, &Budget::default()).map(|a| a.best)
+}
+
+/// Searches `game` for the side to move at `level`: the move, its evaluation and the principal
+/// variation. `None` if the game is over, there is no legal move, or the search was cancelled.
+pub fn analyse(
+    game: &Game,
+    level: Level,
+    limits: &Limits,
+    budget: &Budget,
+) -> Option<Analysis<Move>> {
+    analyse_with(game, level, limits, budget, MultiSearch::default())
+}
+
+/// [`analyse`] with a choice of multi-player search (ignored with two players).
+pub fn analyse_with(
+    game: &Game,
+    level: Level,
+    limits: &Limits,
+    budget: &Budget,
+    multi: MultiSearch,
+) -> Option<Analysis<Move>> {
+    if game.is_over() || limits.cancelled() {
+        return None;
+    }
+    let mut moves = game.legal_moves_vec();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::new(limits.seed ^ game.hash());
+    order_root(game, &mut moves, &mut rng);
+    let plan = level.plan();
+    let share = u64::from(plan.share);
+    let time = limits.budget() / plan.share;
+    let nodes = budget.nodes.map(|n| (n / share).max(1));
+    let clock = Clock::new(Some(time), nodes, limits.cancel.clone());
+    let max_depth = budget.depth.unwrap_or(plan.max_depth).max(1);
+    if moves.len() == 1 {
+        return Some(single(game, moves[0], &clock));
+    }
+    let analysis = if game.rules().players > 2 && multi == MultiSearch::MaxN {
+        maxn::analyse(game, &mut moves, clock, max_depth)
+    } else {
+        deepen(game, &mut moves, clock, max_depth, plan.noise > 0, nodes)
+    }?;
+    let best = if plan.noise > 0 {
+        let (scores, moves) = &analysis.1;
+        moves[pick_noisy(scores, plan.noise, &mut rng)?]
+    } else {
+        analysis.0.best
+    };
+    Some(Analysis { best, ..analysis.0 })
+}
+
+type Searched = (Analysis<Move>, (Vec<i32>, Vec<Move>));
+
+/// Iterative deepening: the analysis of the last iteration that settled a best move, with every
+/// root move's score of the last completed iteration.
+fn deepen(
+    game: &Game,
+    moves: &mut [Move],
+    clock: Clock,
+    max_depth: u32,
+    exact: bool,
+    nodes: Option<u64>,
+) -> Option<Searched> {
+    let tt_nodes = nodes.unwrap_or(4_000_000);
+    let mut s = Searcher::new(game, clock, tt_nodes);
+    let mut result: Option<Searched> = None;
+    let mut scores = vec![0; moves.len()];
+    for depth in 1..=max_depth {
+        let best = s.root(game, moves, depth as i32, exact, &mut scores);
+        let completed = !s.clock.stopped();
+        if let Some(i) = best {
+            moves[..=i].rotate_right(1);
+            scores[..=i].rotate_right(1);
+            let a = Analysis {
+                best: moves[0],
+                score: scores[0],
+                depth: if completed { depth } else { depth - 1 },
+                nodes: s.clock.nodes,
+                pv: s.pv(),
+                elapsed: s.clock.elapsed(),
+            };
+            // A partial iteration only settles the best move (its other scores are bounds).
+            let keep = match (&result, completed) {
+                (Some(r), false) => r.1.clone(),
+                _ => (scores.clone(), moves.to_vec()),
+            };
+            result = Some((a, keep));
+        }
+        if !completed || crate::is_decisive(scores[0]) || s.clock.check() {
+            break;
+        }
+    }
+    if result.is_none() && !s.clock.cancelled() {
+        // Not even one move searched: play the best-ordered one.
+        result = Some((
+            Analysis {
+                best: moves[0],
+                score: 0,
+                depth: 0,
+                nodes: s.clock.nodes,
+                pv: vec![moves[0]],
+                elapsed: s.clock.elapsed(),
+            },
+            (vec![0], vec![moves[0]]),
+        ));
+    }
+    result
+}
+
+fn single(game: &Game, mv: Move, clock: &Clock) -> Analysis<Move> {
+    let values = eval::values(game);
+    Analysis {
+        best: mv,
+        score: eval::utility(game, &values, game.to_move()),
+        depth: 0,
+        nodes: 1,
+        pv: vec![mv],
+        elapsed: clock.elapsed(),
+    }
+}
+
+/// Root order: random among equals (seeded), then by forward progress.
+fn order_root(game: &Game, moves: &mut [Move], rng: &mut Rng) {
+    for i in (1..moves.len()).rev() {
+        moves.swap(i, rng.below(i + 1));
+    }
+    let gain = progress_gain(game);
+    moves.sort_by_key(|&mv| std::cmp::Reverse(gain(mv)));
+}
+
+/// The change of the moved piece's value (see [`eval`]) for moves of the side to move.
+fn progress_gain(game: &Game) -> impl Fn(Move) -> i32 + '_ {
+    let t = eval::tables();
+    let pieces = game.rules().pieces;
+    let camps = game.rules().seat_camps(game.to_move());
+    move |mv: Move| {
+        let colour = camps
+            .iter()
+            .find(|c| game.set_pieces(**c).contains(mv.from))
+            .map_or(0, |c| c.index());
+        t.piece(pieces, colour, mv.to) - t.piece(pieces, colour, mv.from)
+    }
+}
+
+/// The reference greedy player: one ply, the move that most reduces the total distance of the
+/// mover's pieces to their destination (the tip of each set's destination camp); ties at random.
+pub fn greedy(game: &Game, seed: u64) -> Option<Move> {
+    let moves = game.legal_moves_vec();
+    let t = eval::tables();
+    let camps = game.rules().seat_camps(game.to_move());
+    let scores: Vec<i64> = moves
+        .iter()
+        .map(|mv| {
+            let colour = camps
+                .iter()
+                .find(|c| game.set_pieces(**c).contains(mv.from))
+                .map_or(0, |c| c.index());
+            i64::from(t.tip(colour, mv.from)) - i64::from(t.tip(colour, mv.to))
+        })
+        .collect();
+    let mut rng = Rng::new(seed ^ game.hash());
+    pick_best(&scores, &mut rng).map(|i| moves[i])
+}
+
+/// The seat to move, for callers that only hold a game.
+pub fn to_move(game: &Game) -> Seat {
+    game.to_move()
+}
+
+#[cfg(test)]
+mod tests;

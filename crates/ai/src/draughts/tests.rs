@@ -1,0 +1,141 @@
+use super::*;
+use draughts::{Rules, Variant};
+use std::time::Duration;
+
+fn limits(seed: u64) -> Limits {
+    Limits {
+        seed,
+        time: Duration::from_secs(5),
+        ..Limits::default()
+    }
+}
+
+fn nodes(n: u64) -> Budget {
+    Budget {
+        nodes: Some(n),
+        depth: None,
+    }
+}
+
+#[test]
+fn every_variant_gets_a_legal_move_in_random_positions() {
+    for variant in Variant::ALL {
+        let mut rng = Rng::new(variant as u64);
+        for playout in 0..4 {
+            let mut game = Game::new(Rules::new(variant));
+            for _ in 0..(15 * playout) {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.play_notation(&moves[rng.below(moves.len())].notation)
+                    .unwrap();
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            for level in Level::ALL {
+                let a = analyse(&game, level, &limits(playout), &nodes(2_000)).unwrap();
+                assert!(
+                    game.legal_moves().contains(&a.best),
+                    "{variant:?} {level:?}"
+                );
+                assert!(!a.pv.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once() {
+    // The capture 28x19 is forced.
+    let game = Game::from_fen(Rules::new(Variant::International), "W:W28,46:B23,5").unwrap();
+    assert_eq!(game.legal_moves().len(), 1);
+    let a = analyse(&game, Level::Expert, &limits(0), &Budget::default()).unwrap();
+    assert_eq!(a.best.notation, "28x19");
+    assert!(a.elapsed < Duration::from_millis(50));
+}
+
+#[test]
+fn it_finds_a_two_for_one_shot() {
+    // 32-28! 23x32 forced, then 37x28x17 takes Black's last two men.
+    let game = Game::from_fen(Rules::new(Variant::International), "W:W32,33,37,41:B22,23").unwrap();
+    let a = analyse(&game, Level::Expert, &limits(0), &nodes(200_000)).unwrap();
+    let pvs: Vec<&str> = a.pv.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(a.best.notation, "32-28", "{pvs:?} {}", a.score);
+    assert!(crate::is_decisive(a.score) && a.score > 0, "{a:?}");
+    let pv: Vec<&str> = a.pv.iter().map(|m| m.notation.as_str()).collect();
+    assert_eq!(&pv[..3], &["32-28", "23x32", "37x28x17"], "{pv:?}");
+}
+
+#[test]
+fn it_finds_a_won_ending() {
+    // Two kings against a lone man: the man cannot escape.
+    let game = Game::from_fen(Rules::new(Variant::Brazilian), "W:WK29,K30:B5").unwrap();
+    let a = analyse(&game, Level::Expert, &limits(0), &nodes(400_000)).unwrap();
+    assert!(a.score > 200, "{a:?}");
+}
+
+#[test]
+fn the_search_is_deterministic_for_a_seed_and_node_budget() {
+    let mut game = Game::new(Rules::new(Variant::International));
+    for n in ["32-28", "19-23", "28x19", "14x23"] {
+        game.play_notation(n).unwrap();
+    }
+    for level in Level::ALL {
+        let a = analyse(&game, level, &limits(3), &nodes(20_000)).unwrap();
+        let b = analyse(&game, level, &limits(3), &nodes(20_000)).unwrap();
+        assert_eq!(
+            (a.best, a.score, a.pv, a.nodes),
+            (b.best, b.score, b.pv, b.nodes)
+        );
+    }
+}
+
+#[test]
+fn the_time_budget_is_respected() {
+    let game = Game::new(Rules::new(Variant::International));
+    let budget = Duration::from_millis(200);
+    let l = Limits {
+        time: budget,
+        ..Limits::default()
+    };
+    let a = analyse(&game, Level::Expert, &l, &Budget::default()).unwrap();
+    assert!(a.elapsed < budget * 3 / 2, "{:?}", a.elapsed);
+    assert!(a.elapsed > budget * 8 / 10, "{:?}", a.elapsed);
+}
+
+#[test]
+fn repetitions_are_draws_in_the_search() {
+    // Kings only, level material: the search sees no progress and scores near zero.
+    let game = Game::from_fen(Rules::new(Variant::International), "W:WK47,K50:BK1,K4").unwrap();
+    let a = analyse(&game, Level::Expert, &limits(0), &nodes(50_000)).unwrap();
+    assert!(a.score.abs() < 50, "{a:?}");
+}
+
+#[test]
+fn a_cancelled_search_returns_nothing() {
+    let game = Game::new(Rules::new(Variant::International));
+    let l = limits(1);
+    l.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(choose(&game, Level::Expert, &l), None);
+}
+
+#[test]
+fn two_players_finish_a_game() {
+    let mut game = Game::new(Rules::new(Variant::Brazilian));
+    let mut n = 0;
+    while game.outcome().is_none() {
+        let level = if n % 2 == 0 {
+            Level::Expert
+        } else {
+            Level::Normal
+        };
+        let mv = analyse(&game, level, &limits(n), &nodes(3_000))
+            .unwrap()
+            .best;
+        game.play_notation(&mv.notation).unwrap();
+        n += 1;
+        assert!(n < 2000);
+    }
+}
