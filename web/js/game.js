@@ -211,7 +211,8 @@ export class GameView {
     document.title = `${g.to_move === room.you ? '● ' : ''}${t('room_title', { code: room.code })} · Dames`;
     if (g.to_move === room.you) {
       this.status.classList.add('mine');
-      fill(this.status, sw, t('turn_you'));
+      const capture = room.game === 'draughts' && g.legal_moves.some((m) => m.captures && m.captures.length);
+      fill(this.status, sw, t('turn_you'), capture ? h('span', { class: 'status-note' }, t('must_capture')) : null);
     } else if (s.kind === 'cpu') {
       fill(this.status, sw, t('turn_cpu_thinking', { name: seatName(room, s.seat) }));
     } else {

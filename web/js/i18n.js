@@ -163,6 +163,7 @@ const fr = {
   seconds: '{n} s',
   // Game
   turn_you: 'À vous de jouer',
+  must_capture: 'prise obligatoire',
   turn_other: 'Au tour de {name}',
   turn_cpu_thinking: '{name} réfléchit…',
   game_over: 'Partie terminée',
@@ -406,6 +407,7 @@ const en = {
   opt_cpu_ms_help: 'Longest time a CPU thinks per move.',
   seconds: '{n} s',
   turn_you: 'Your move',
+  must_capture: 'capture is compulsory',
   turn_other: '{name} to move',
   turn_cpu_thinking: '{name} is thinking…',
   game_over: 'Game over',
