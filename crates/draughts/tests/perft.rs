@@ -99,3 +99,15 @@ fn start_fens_are_the_initial_positions() {
         assert!(ok, "{}", case.id);
     }
 }
+
+#[test]
+fn divide_adds_up_to_perft() {
+    let pos: Position<International> =
+        parse_fen("W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38").unwrap();
+    for depth in 1..=6 {
+        let parts = draughts::divide(&pos, depth);
+        assert_eq!(parts.len(), pos.legal_moves().len());
+        let sum: u64 = parts.iter().map(|(_, n)| n).sum();
+        assert_eq!(sum, perft(&pos, depth, true));
+    }
+}
