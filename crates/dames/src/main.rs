@@ -7,17 +7,21 @@ use clap::{Parser, Subcommand};
 
 #[cfg(feature = "cc")]
 mod cc;
+#[cfg(feature = "draughts")]
+mod draughts;
 #[cfg(feature = "ai")]
 mod hub;
 #[cfg(feature = "ai")]
 mod selfplay;
-#[cfg(feature = "draughts")]
-mod draughts;
 #[cfg(feature = "server")]
 mod serve;
 
 #[derive(Parser)]
-#[command(name = "dames", version, about = "Chinese checkers and international draughts")]
+#[command(
+    name = "dames",
+    version,
+    about = "Chinese checkers and international draughts"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
