@@ -42,6 +42,18 @@ pub(crate) const COARSE: [u128; CELL_COUNT] = {
     t
 };
 
+/// The bit of each hole in its sublattice's bitboard, as the four bitboards of a one-hole set
+/// (lets a loop split a set of holes without a store-to-load dependency).
+pub(crate) static COARSE_SPLIT: [[u128; 4]; CELL_COUNT] = {
+    let mut t = [[0u128; 4]; CELL_COUNT];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        t[i][SUB[i] as usize] = COARSE[i];
+        i += 1;
+    }
+    t
+};
+
 /// The holes of each sublattice.
 pub(crate) const SUB_BOARD: [u128; 4] = {
     let mut t = [0u128; 4];

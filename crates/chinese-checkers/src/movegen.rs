@@ -537,7 +537,10 @@ impl Game {
         let mut by_sublattice = [0u128; 4];
         for from in Bits(self.seat_pieces(seat)) {
             n += u32::from(self.free_neighbours[from as usize]);
-            by_sublattice[lattice::SUB[from as usize] as usize] |= lattice::COARSE[from as usize];
+            let bits = &lattice::COARSE_SPLIT[from as usize];
+            for (acc, bit) in by_sublattice.iter_mut().zip(bits) {
+                *acc |= bit;
+            }
         }
         for (jumper, pieces) in jumpers.iter().zip(by_sublattice) {
             if pieces != 0 {

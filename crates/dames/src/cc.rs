@@ -119,7 +119,8 @@ fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
         "time {seconds:.3} s, {:.1} M leaves/s ({bulk}, one thread)",
         rate / 1e6
     );
-    if let (Some(a), Some(b)) = (cpu_started, cpu_time()) {
+    // The kernel's CPU time is only precise for runs of some length.
+    if let (Some(a), Some(b), true) = (cpu_started, cpu_time(), seconds >= 0.1) {
         let cpu = (b - a).max(1e-9);
         println!(
             "cpu time {cpu:.3} s, {:.1} M leaves/s of cpu time",
@@ -137,11 +138,16 @@ fn cpu_time() -> Option<f64> {
     Some(nanos / 1e9)
 }
 
+/// Prints `{"from":[x,y,z],"to":[x,y,z],"path":[[x,y,z],...]}` per legal move, keys in that order.
 fn run_moves(game: &Game) -> anyhow::Result<()> {
     for mv in game.legal_moves_vec() {
         let path = game.path(mv).context("a legal move has a path")?;
-        let line = serde_json::json!({ "from": mv.from, "to": mv.to, "path": path });
-        println!("{line}");
+        println!(
+            r#"{{"from":{},"to":{},"path":{}}}"#,
+            serde_json::to_string(&mv.from)?,
+            serde_json::to_string(&mv.to)?,
+            serde_json::to_string(&path)?
+        );
     }
     Ok(())
 }
