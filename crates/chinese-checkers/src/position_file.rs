@@ -202,55 +202,12 @@ impl PositionFile {
         if self.to_move >= rules.players {
             return Err(PositionError::ToMove(self.to_move));
         }
-        let (mut pieces, mut kings, mut occupied) = ([0u128; 6], 0u128, 0u128);
+        let mut board = Board::default();
         for (seat, entries) in (0u8..).zip(&self.seats) {
-            let camps = rules.seat_camps(Seat(seat));
-            for entry in entries {
-                let spec = match *entry {
-                    PieceEntry::At(at) => PieceSpec {
-                        at,
-                        king: false,
-                        set: 0,
-                    },
-                    PieceEntry::Detailed(spec) => spec,
-                };
-                let camp = camps
-                    .get(usize::from(spec.set))
-                    .ok_or(PositionError::NoSuchSet {
-                        seat,
-                        set: spec.set,
-                    })?;
-                let colour = usize::from(camp.index());
-                place(&mut occupied, spec.at)?;
-                pieces[colour] |= 1u128 << spec.at.index();
-                if spec.king {
-                    if rules.rule_set != RuleSet::Japanese || pieces[colour] & kings != 0 {
-                        return Err(PositionError::BadKing(spec.at));
-                    }
-                    kings |= 1u128 << spec.at.index();
-                }
-            }
-            for camp in camps {
-                let count = pieces[usize::from(camp.index())].count_ones();
-                if count > u32::from(rules.pieces) {
-                    return Err(PositionError::TooManyPieces { seat, count });
-                }
-            }
+            board.place_seat(&rules, seat, entries)?;
         }
-        let inert = match &self.inert {
-            Some(cells) => cells.iter().try_fold(0u128, |m, &c| {
-                place(&mut occupied, c)?;
-                Ok::<u128, PositionError>(m | (1u128 << c.index()))
-            })?,
-            None => {
-                let standard = Game::standard_inert(&rules);
-                if let Some(c) = Bitboard(standard & occupied).next() {
-                    return Err(PositionError::TwoPiecesOnOneHole(c));
-                }
-                standard
-            }
-        };
-        game.set_board(pieces, inert, kings, self.to_move);
+        let inert = self.inert_pieces(&rules, &mut board.occupied)?;
+        game.set_board(board.pieces, inert, board.kings, self.to_move);
         if let Some(state) = &self.state {
             game.set_state(state.to_saved(&rules)?);
         }
@@ -264,6 +221,23 @@ impl PositionFile {
             game.set_best_progress(&state.best_progress);
         }
         Ok(game)
+    }
+
+    /// The inert pieces: those listed, or those of the rules.
+    fn inert_pieces(&self, rules: &Rules, occupied: &mut u128) -> Result<u128, PositionError> {
+        match &self.inert {
+            Some(cells) => cells.iter().try_fold(0u128, |m, &c| {
+                place(occupied, c)?;
+                Ok(m | (1u128 << c.index()))
+            }),
+            None => {
+                let standard = Game::standard_inert(rules);
+                match Bitboard(standard & *occupied).next() {
+                    Some(c) => Err(PositionError::TwoPiecesOnOneHole(c)),
+                    None => Ok(standard),
+                }
+            }
+        }
     }
 
     /// The position file of `game` (with its state counters).
@@ -298,6 +272,56 @@ impl PositionFile {
                 ..StateForm::from_saved(&rules, &game.saved_state())
             }),
         }
+    }
+}
+
+/// Pieces read so far from a position file.
+#[derive(Default)]
+struct Board {
+    pieces: [u128; 6],
+    kings: u128,
+    occupied: u128,
+}
+
+impl Board {
+    /// Places the pieces of `seat`, checking sets, holes, kings and counts.
+    fn place_seat(
+        &mut self,
+        rules: &Rules,
+        seat: u8,
+        entries: &[PieceEntry],
+    ) -> Result<(), PositionError> {
+        let camps = rules.seat_camps(Seat(seat));
+        for entry in entries {
+            let spec = match *entry {
+                PieceEntry::At(at) => PieceSpec {
+                    at,
+                    king: false,
+                    set: 0,
+                },
+                PieceEntry::Detailed(spec) => spec,
+            };
+            let set = spec.set;
+            let camp = camps
+                .get(usize::from(set))
+                .ok_or(PositionError::NoSuchSet { seat, set })?;
+            let colour = usize::from(camp.index());
+            place(&mut self.occupied, spec.at)?;
+            self.pieces[colour] |= 1u128 << spec.at.index();
+            if spec.king {
+                if rules.rule_set != RuleSet::Japanese || self.pieces[colour] & self.kings != 0 {
+                    return Err(PositionError::BadKing(spec.at));
+                }
+                self.kings |= 1u128 << spec.at.index();
+            }
+        }
+        for camp in camps {
+            let count = self.pieces[usize::from(camp.index())].count_ones();
+            if count > u32::from(rules.pieces) {
+                return Err(PositionError::TooManyPieces { seat, count });
+            }
+        }
+        Ok(())
     }
 }
 
