@@ -797,3 +797,20 @@ fn first_seat_moves_first() {
         .all(|m| game.seat_pieces_of(Seat(2)).contains(m.from)));
     assert!(Game::new(Rules::default(), Seat(2)).is_err());
 }
+
+#[test]
+fn blocked_game_ends_when_nobody_can_move() {
+    // Seat 1 has no piece left to move and seat 0's only piece is walled in on the tip of camp 2.
+    let walled = [(4, -8, 4)];
+    let wall: [C; 4] = [(4, -7, 3), (3, -7, 4), (4, -6, 2), (2, -6, 4)];
+    let text = format!(
+        r#"{{"rules":{{"players":2}},"seats":[[{}],[]],"inert":[{}]}}"#,
+        json_cells(&walled),
+        json_cells(&wall)
+    );
+    let game = Game::from_position_json(&text).unwrap();
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.ending(), Ending::Blocked);
+    // Ranked as for stagnation: no piece home on either side, and seat 1 has no distance left.
+    assert_eq!(outcome.places(), Some(&[2, 1][..]));
+}
