@@ -109,6 +109,14 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
     );
     h.insert("x-frame-options", HeaderValue::from_static("DENY"));
     h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
+    // The client is plain modules from this origin: nothing inline, nothing from elsewhere.
+    h.insert(
+        "content-security-policy",
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
+             connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ),
+    );
     response
 }
 

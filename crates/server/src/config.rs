@@ -17,6 +17,27 @@ pub struct Config {
     pub limits: Limits,
     /// Number of CPU players that may think at the same time.
     pub cpu_workers: usize,
+    /// Web Push delivery (crate::push).
+    pub push: Push,
+}
+
+/// Web Push settings.
+#[derive(Clone, Debug)]
+pub struct Push {
+    /// Accept `http://` subscription endpoints on loopback addresses (tests with a local push
+    /// endpoint). Off in production: endpoints must be https.
+    pub allow_loopback_http: bool,
+    /// The VAPID `sub` claim: a contact for push services (`mailto:` or https URL).
+    pub subject: String,
+}
+
+impl Default for Push {
+    fn default() -> Self {
+        Self {
+            allow_loopback_http: false,
+            subject: "mailto:admin@localhost".into(),
+        }
+    }
 }
 
 impl Config {
@@ -28,6 +49,7 @@ impl Config {
             retention: Retention::default(),
             limits: Limits::default(),
             cpu_workers: 1,
+            push: Push::default(),
         }
     }
 }
@@ -45,6 +67,9 @@ pub struct Retention {
     pub idle: Duration,
     /// How often the retention job runs.
     pub sweep_every: Duration,
+    /// Reviews, requests, and the record that a browser finished a game, are deleted this
+    /// long after they were written (2 years).
+    pub feedback: Duration,
 }
 
 impl Default for Retention {
@@ -54,6 +79,7 @@ impl Default for Retention {
             finished: 30 * DAY,
             idle: 45 * DAY,
             sweep_every: Duration::from_secs(3600),
+            feedback: 730 * DAY,
         }
     }
 }

@@ -57,6 +57,12 @@ pub enum AppError {
     /// No such API route.
     #[error("no such API route")]
     NotFound,
+    /// A field of a review, request or push subscription is not acceptable; the message says which.
+    #[error("{0}")]
+    Invalid(String),
+    /// A review needs a finished game of that kind played in this browser.
+    #[error("you can review a game after having played one to the end in this browser")]
+    NotPlayed,
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -82,6 +88,8 @@ impl AppError {
             Self::NotEnoughPlayers => "not_enough_players",
             Self::RateLimited(_) => "rate_limited",
             Self::NotFound => "not_found",
+            Self::Invalid(_) => "invalid_input",
+            Self::NotPlayed => "not_played",
             Self::Internal => "internal",
         }
     }
@@ -89,7 +97,7 @@ impl AppError {
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::BadJson(_) | Self::InvalidName | Self::InvalidSettings(_) => {
+            Self::BadJson(_) | Self::InvalidName | Self::InvalidSettings(_) | Self::Invalid(_) => {
                 StatusCode::BAD_REQUEST
             }
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -99,7 +107,9 @@ impl AppError {
             | Self::WrongState(_)
             | Self::NotYourTurn
             | Self::NotEnoughPlayers => StatusCode::CONFLICT,
-            Self::NotSeated | Self::NotHost | Self::TokenMismatch => StatusCode::FORBIDDEN,
+            Self::NotSeated | Self::NotHost | Self::TokenMismatch | Self::NotPlayed => {
+                StatusCode::FORBIDDEN
+            }
             Self::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -10,8 +10,12 @@ use crate::error::AppError;
 use crate::rooms::{blocking, now_ms};
 use crate::store::Cutoffs;
 
-/// Runs [`sweep`] forever at the configured interval.
+/// Runs [`sweep`] forever at the configured interval. Starts the notifications first
+/// ([`crate::push`]): a game this job ends is announced like any other change.
 pub async fn run(state: AppState) {
+    if let Err(err) = crate::push::start(&state).await {
+        tracing::error!("notifications are off: {err}");
+    }
     let mut tick = tokio::time::interval(
         state
             .config
@@ -70,5 +74,9 @@ pub async fn sweep(state: &AppState) -> Result<(usize, usize), AppError> {
     for code in &due.delete {
         state.rooms.delete(code).await?;
     }
+    // Reviews, requests, "has finished a game" records; subscriptions of finished games.
+    let store = state.rooms.store().clone();
+    let before = now.saturating_sub(ms(r.feedback));
+    blocking(move || store.sweep_extras(before)).await?;
     Ok((due.delete.len(), due.abandon.len()))
 }

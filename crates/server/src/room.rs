@@ -102,6 +102,29 @@ pub struct Settings {
     pub confirm_move: bool,
     /// CPU think time in milliseconds.
     pub cpu_ms: u64,
+    /// Live, or turn by turn with notifications (RULES.md part 3).
+    pub rhythm: Rhythm,
+}
+
+/// The rhythm of a room (docs/protocol.md `Settings.rhythm`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rhythm {
+    /// Everyone present.
+    #[default]
+    Live,
+    /// Play when you want; told when it is your turn.
+    Turn,
+}
+
+impl Rhythm {
+    /// The protocol name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Live => "live",
+            Self::Turn => "turn",
+        }
+    }
 }
 
 /// Longest CPU think time a room may ask for.
@@ -118,6 +141,7 @@ pub struct SettingsInput {
     pub random_first: Option<bool>,
     pub confirm_move: Option<bool>,
     pub cpu_ms: Option<u64>,
+    pub rhythm: Option<Rhythm>,
 }
 
 impl Settings {
@@ -133,6 +157,7 @@ impl Settings {
             random_first: false,
             confirm_move: false,
             cpu_ms: 1000,
+            rhythm: Rhythm::Live,
         };
         defaults.with(kind, input)
     }
@@ -146,6 +171,13 @@ impl Settings {
         s.show_legal_moves = input.show_legal_moves.unwrap_or(s.show_legal_moves);
         s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
         s.random_first = input.random_first.unwrap_or(s.random_first);
+        if let Some(rhythm) = input.rhythm {
+            // « Confirmer le coup » is on by default for turn-by-turn games.
+            if rhythm != s.rhythm && input.confirm_move.is_none() {
+                s.confirm_move = rhythm == Rhythm::Turn;
+            }
+            s.rhythm = rhythm;
+        }
         s.confirm_move = input.confirm_move.unwrap_or(s.confirm_move);
         s.cpu_ms = input.cpu_ms.unwrap_or(s.cpu_ms);
         if s.cpu_ms > MAX_CPU_MS {
@@ -189,6 +221,7 @@ impl Settings {
             "random_first": self.random_first,
             "confirm_move": self.confirm_move,
             "cpu_ms": self.cpu_ms,
+            "rhythm": self.rhythm.as_str(),
         })
     }
 

@@ -78,7 +78,12 @@ pub struct Rooms {
     cpu_permits: Arc<Semaphore>,
     /// Set on shutdown: no change is committed any more, CPU players stop.
     closed: AtomicBool,
+    /// Called after each committed change with its events (notifications, crate::push).
+    observer: std::sync::OnceLock<Observer>,
 }
+
+/// Sees every committed change: the room after it and its numbered events.
+pub type Observer = Arc<dyn Fn(&Arc<Room>, &[(i64, Value)]) + Send + Sync>;
 
 impl std::fmt::Debug for Rooms {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -104,7 +109,13 @@ impl Rooms {
             cells: Mutex::new(HashMap::new()),
             cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
             closed: AtomicBool::new(false),
+            observer: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Sets the observer of committed changes (once; later calls are ignored).
+    pub fn observe(&self, observer: Observer) {
+        let _ = self.observer.set(observer);
     }
 
     /// Stops every CPU player and refuses every further change (server shutdown): what the
@@ -282,6 +293,9 @@ impl Rooms {
 
     fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Value)>, room: Room) {
         let room = Arc::new(room);
+        if let Some(observer) = self.observer.get() {
+            observer(&room, &events);
+        }
         // No receiver is fine: nobody is watching.
         let _ = cell.tx.send(Arc::new(Update {
             events,

@@ -66,6 +66,8 @@ impl Room {
             "legal_moves": legal_moves,
             "draw_offer": play.draw_offer,
             "outcome": play.state.outcome(),
+            // Since when the seat to move has been waiting (Unix ms): the last move or the start.
+            "turn_since": self.last_move_at,
         })
     }
 }

@@ -1,6 +1,8 @@
 //! The HTTP edge: extractors shared by the handlers (JSON bodies with typed errors, the
 //! caller's identity from cookies and headers), the client cookie middleware, and the router.
 
+pub mod me;
+pub mod reviews;
 pub mod rooms;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -15,7 +17,10 @@ use crate::app::AppState;
 use crate::error::AppError;
 use crate::token;
 
-pub use rooms::router;
+/// The routes under `/api`: rooms, then "my games", push subscriptions, reviews and requests.
+pub fn router() -> axum::Router<AppState> {
+    rooms::router().merge(me::router()).merge(reviews::router())
+}
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 16 * 1024;

@@ -2,8 +2,10 @@
 //! blocking threads (`spawn_blocking`), never on the async runtime. SQLite today
 //! ([`SqliteStore`]); a PostgreSQL backend for several nodes would implement the same trait.
 
+mod extras;
 mod sqlite;
 
+pub use extras::{Extras, FeedbackRow, PushSub};
 pub use sqlite::SqliteStore;
 
 /// A storage failure; logged and answered as `internal`.
@@ -114,7 +116,7 @@ pub struct ClientRoom {
 }
 
 /// The storage interface.
-pub trait Store: Send + Sync + 'static {
+pub trait Store: Extras + Send + Sync + 'static {
     /// Writes one change atomically and durably (committed when this returns `Ok`).
     fn commit(&self, commit: &Commit<'_>) -> Result<(), StoreError>;
     /// The room with this code, if any.

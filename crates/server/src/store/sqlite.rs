@@ -13,7 +13,10 @@ use super::{
 };
 
 /// The migrations, in order; `user_version` is the number applied.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_rooms.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_rooms.sql"),
+    include_str!("../../migrations/0002_push_reviews.sql"),
+];
 
 /// SQLite storage in one file.
 #[derive(Debug)]
@@ -38,7 +41,7 @@ impl SqliteStore {
         })
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+    pub(super) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
