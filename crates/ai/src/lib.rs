@@ -167,6 +167,13 @@ pub struct Budget {
     pub depth: Option<u32>,
 }
 
+/// Positions the transposition table is sized for: the node cap, or about half a million a
+/// second of budget (so that a short search does not spend its time clearing a big table).
+pub(crate) fn table_nodes(time: Duration, nodes: Option<u64>) -> u64 {
+    let by_time = (time.as_millis() as u64).saturating_mul(500).max(1 << 14);
+    nodes.map_or(by_time, |n| n.min(by_time))
+}
+
 /// The result of a search: the move, its evaluation and the principal variation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis<M> {

@@ -318,9 +318,11 @@ fn report(args: &Args, setup: &Setup, results: &[(usize, Tally)], elapsed: Durat
     let n = results.len() as f64;
     let scores: Vec<f64> = results.iter().map(|(_, t)| t.score).collect();
     let mean = scores.iter().sum::<f64>() / n;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let half = 1.96 * (var / n).sqrt();
-    let (lo, hi) = ((mean - half).max(0.0), (mean + half).min(1.0));
+    // Wilson score interval (draws count as half a win): sound at 0 % and 100 % too.
+    let z = 1.96_f64;
+    let centre = (mean + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (mean * (1.0 - mean) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    let (lo, hi) = ((centre - half).max(0.0), (centre + half).min(1.0));
     let wins = scores.iter().filter(|&&s| s > 0.99).count();
     let losses = scores.iter().filter(|&&s| s < 0.01).count();
     let game = match setup.cc_rules {

@@ -68,7 +68,14 @@ pub(super) fn analyse(
             break;
         }
     }
-    result
+    result.map(|(a, rest): super::Searched| {
+        let a = Analysis {
+            nodes: s.clock.nodes,
+            elapsed: s.clock.elapsed(),
+            ..a
+        };
+        (a, rest)
+    })
 }
 
 impl MaxN {

@@ -66,6 +66,7 @@ pub fn analyse_with(
     let time = limits.budget() / plan.share;
     let nodes = budget.nodes.map(|n| (n / share).max(1));
     let clock = Clock::new(Some(time), nodes, limits.cancel.clone());
+    let tt_nodes = crate::table_nodes(time, nodes);
     let max_depth = budget.depth.unwrap_or(plan.max_depth).max(1);
     if moves.len() == 1 {
         return Some(single(game, moves[0], &clock));
@@ -73,7 +74,7 @@ pub fn analyse_with(
     let analysis = if game.rules().players > 2 && multi == MultiSearch::MaxN {
         maxn::analyse(game, &mut moves, clock, max_depth)
     } else {
-        deepen(game, &mut moves, clock, max_depth, plan.noise > 0, nodes)
+        deepen(game, &mut moves, clock, max_depth, plan.noise > 0, tt_nodes)
     }?;
     let best = if plan.noise > 0 {
         let (scores, moves) = &analysis.1;
@@ -94,9 +95,8 @@ fn deepen(
     clock: Clock,
     max_depth: u32,
     exact: bool,
-    nodes: Option<u64>,
+    tt_nodes: u64,
 ) -> Option<Searched> {
-    let tt_nodes = nodes.unwrap_or(4_000_000);
     let mut s = Searcher::new(game, clock, tt_nodes);
     let mut result: Option<Searched> = None;
     let mut scores = vec![0; moves.len()];
@@ -139,7 +139,14 @@ fn deepen(
             (vec![0], vec![moves[0]]),
         ));
     }
-    result
+    result.map(|(a, rest)| {
+        let a = Analysis {
+            nodes: s.clock.nodes,
+            elapsed: s.clock.elapsed(),
+            ..a
+        };
+        (a, rest)
+    })
 }
 
 fn single(game: &Game, mv: Move, clock: &Clock) -> Analysis<Move> {

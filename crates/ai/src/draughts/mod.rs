@@ -97,11 +97,8 @@ pub fn analyse_of<B: Board>(
     let plan = level.plan();
     let share = u64::from(plan.share);
     let nodes = budget.nodes.map(|n| (n / share).max(1));
-    let clock = Clock::new(
-        Some(limits.budget() / plan.share),
-        nodes,
-        limits.cancel.clone(),
-    );
+    let time = limits.budget() / plan.share;
+    let clock = Clock::new(Some(time), nodes, limits.cancel.clone());
     if moves.len() == 1 {
         let a = Analysis {
             best: moves[0],
@@ -116,7 +113,11 @@ pub fn analyse_of<B: Board>(
     }
     let max_depth = budget.depth.unwrap_or_else(|| depth_of(level)).max(1);
     let exact = plan.noise > 0;
-    let mut s = Searcher::<B>::new(clock, nodes.unwrap_or(4_000_000), game.reversible_history());
+    let mut s = Searcher::<B>::new(
+        clock,
+        crate::table_nodes(time, nodes),
+        game.reversible_history(),
+    );
     let mut scores = vec![0; moves.len()];
     let mut result: Option<Searched<B>> = None;
     for depth in 1..=max_depth.min(search::MAX_PLY as u32 / 2) {
@@ -160,6 +161,11 @@ pub fn analyse_of<B: Board>(
             (a, vec![0], vec![moves[0]])
         }
         None => return None,
+    };
+    let analysis = Analysis {
+        nodes: s.clock.nodes,
+        elapsed: s.clock.elapsed(),
+        ..analysis
     };
     let best = if plan.noise > 0 {
         moves[pick_noisy(&scores, plan.noise * 5 / 3, &mut rng)?]
