@@ -814,3 +814,61 @@ fn blocked_game_ends_when_nobody_can_move() {
     // Ranked as for stagnation: no piece home on either side, and seat 1 has no distance left.
     assert_eq!(outcome.places(), Some(&[2, 1][..]));
 }
+
+#[test]
+fn serde_forms_use_cube_coordinates() {
+    let m = mv((1, 4, -5), (1, 3, -4));
+    let json = serde_json::to_string(&m).unwrap();
+    assert_eq!(json, r#"{"from":[1,4,-5],"to":[1,3,-4]}"#);
+    assert_eq!(serde_json::from_str::<Move>(&json).unwrap(), m);
+    assert!(serde_json::from_str::<Move>(r#"{"from":[9,9,-18],"to":[0,0,0]}"#).is_err());
+    assert_eq!(serde_json::to_string(&Camp::new(4).unwrap()).unwrap(), "4");
+    let mut game = Game::new(Rules::default(), Seat(0)).unwrap();
+    let outcome = game.resign(Seat(1)).unwrap().outcome.unwrap();
+    let json = serde_json::to_string(&outcome).unwrap();
+    assert_eq!(json, r#"{"ending":"resignation","places":[1,2]}"#);
+    assert_eq!(
+        serde_json::from_str::<chinese_checkers::Outcome>(&json).unwrap(),
+        outcome
+    );
+}
+
+#[test]
+fn resigning_twice_or_after_the_end_is_refused() {
+    let mut game = Game::new(
+        Rules {
+            players: 3,
+            ..Rules::default()
+        },
+        Seat(0),
+    )
+    .unwrap();
+    game.resign(Seat(2)).unwrap();
+    assert_eq!(
+        game.resign(Seat(2)),
+        Err(chinese_checkers::ResignError::NotPlaying(Seat(2)))
+    );
+    assert_eq!(
+        game.resign(Seat(7)),
+        Err(chinese_checkers::ResignError::NotPlaying(Seat(7)))
+    );
+    game.resign(Seat(0)).unwrap();
+    assert!(game.is_over());
+    assert_eq!(
+        game.resign(Seat(1)),
+        Err(chinese_checkers::ResignError::GameOver)
+    );
+}
+
+#[test]
+fn several_passes_are_reported_in_turn_order() {
+    // Seats 1 and 2 of 4 have no piece (nothing to move): both pass after seat 0.
+    let mut game = position(
+        r#"{"players":4}"#,
+        0,
+        &[&[(0, 0, 0)], &[], &[], &[(-8, 4, 4)]],
+    );
+    let events = game.play(mv((0, 0, 0), (0, 1, -1))).unwrap();
+    assert_eq!(events.passes, vec![Seat(1), Seat(2)]);
+    assert_eq!(game.to_move(), Seat(3));
+}
