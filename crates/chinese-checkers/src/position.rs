@@ -370,6 +370,9 @@ impl Game {
     /// there is one).
     #[inline(always)]
     fn colour_among(&self, colours: u8, c: u8) -> usize {
+        if colours.is_power_of_two() {
+            return colours.trailing_zeros() as usize;
+        }
         let bit = 1u128 << c;
         let mut rest = colours;
         while rest != 0 {
@@ -440,9 +443,13 @@ impl Game {
             self.hash ^= h[other][to as usize] ^ h[other][from as usize];
         } else {
             self.occupied ^= both;
-            self.sub_occupied[lattice::SUB[from as usize] as usize] ^=
-                lattice::COARSE[from as usize];
-            self.sub_occupied[lattice::SUB[to as usize] as usize] ^= lattice::COARSE[to as usize];
+            let (f, t) = (
+                &lattice::COARSE_SPLIT[from as usize],
+                &lattice::COARSE_SPLIT[to as usize],
+            );
+            for ((sub, f), t) in self.sub_occupied.iter_mut().zip(f).zip(t) {
+                *sub ^= f ^ t;
+            }
             // Branch-free: a missing neighbour adds 0 to hole 0.
             for &n in &NEIGHBOUR[from as usize] {
                 let (slot, add) = if n == NONE {
