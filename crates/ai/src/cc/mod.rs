@@ -78,7 +78,19 @@ pub fn analyse_with(
     }?;
     let best = if plan.noise > 0 {
         let (scores, moves) = &analysis.1;
-        moves[pick_noisy(scores, plan.noise, &mut rng)?]
+        // Mistakes, not aimless play: among forward moves when there are some.
+        let gain = progress_gain(game);
+        let forward: Vec<i32> = scores
+            .iter()
+            .zip(moves)
+            .map(|(&s, &mv)| if gain(mv) > 0 { s } else { s - 1_000 })
+            .collect();
+        let pool = if moves.iter().any(|&mv| gain(mv) > 0) {
+            &forward
+        } else {
+            scores
+        };
+        moves[pick_noisy(pool, plan.noise / 2, &mut rng)?]
     } else {
         analysis.0.best
     };
