@@ -492,6 +492,21 @@ impl Game {
         });
     }
 
+    /// Calls `f(from, destinations)` for every piece of the side to move that has a legal move:
+    /// the moves grouped by piece, without a list (what a client highlights, or a search that
+    /// wants to order by piece). Nothing when the game is over.
+    pub fn for_each_piece_move(&self, mut f: impl FnMut(Cell, Bitboard)) {
+        if self.is_over() {
+            return;
+        }
+        self.for_each_piece_moves(self.to_move().0, |from, to| {
+            f(
+                Cell::from_index(from).expect("generated hole"),
+                Bitboard(to),
+            );
+        });
+    }
+
     /// The legal moves of the side to move, as a `Vec` (convenience for non-hot code).
     pub fn legal_moves_vec(&self) -> Vec<Move> {
         let mut list = MoveList::new();

@@ -872,3 +872,18 @@ fn several_passes_are_reported_in_turn_order() {
     assert_eq!(events.passes, vec![Seat(1), Seat(2)]);
     assert_eq!(game.to_move(), Seat(3));
 }
+
+#[test]
+fn moves_grouped_by_piece_match_the_list() {
+    let game = Game::new(
+        Rules {
+            players: 3,
+            ..Rules::default()
+        },
+        Seat(0),
+    )
+    .unwrap();
+    let mut grouped = Vec::new();
+    game.for_each_piece_move(|from, to| grouped.extend(to.map(|t| Move::new(from, t))));
+    assert_eq!(grouped, game.legal_moves_vec());
+}
