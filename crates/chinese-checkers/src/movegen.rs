@@ -455,7 +455,7 @@ impl Game {
     /// Whether `seat` has at least one legal move.
     pub(crate) fn has_legal_move(&self, seat: u8) -> bool {
         if self.plain_count {
-            return Bits(self.seat_pieces(seat)).any(|p| self.free_neighbours[p as usize] != 0)
+            return Bits(self.seat_pieces(seat)).any(|p| self.free_neighbours.get(p as usize) != 0)
                 || self.count_plain(seat) != 0;
         }
         // A step that every option allows is enough; this settles nearly every position.
@@ -551,7 +551,7 @@ impl Game {
         let mut n = 0u32;
         let mut by_sublattice = [0u128; 4];
         for from in Bits(self.seat_pieces(seat)) {
-            n += u32::from(self.free_neighbours[from as usize]);
+            n += self.free_neighbours.get(from as usize);
             let bits = &lattice::COARSE_SPLIT[from as usize];
             for (acc, bit) in by_sublattice.iter_mut().zip(bits) {
                 *acc |= bit;

@@ -1,8 +1,7 @@
 //! The state of a game ([`Game`]) and playing moves on it (RULES.md 1.3–1.4).
 
 use crate::cell::{
-    Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CAMPS_15, CELL_COUNT, HEXAGON, NEIGHBOUR,
-    NEIGHBOURS, NONE,
+    Bitboard, Bits, Camp, Cell, BOARD, CAMPS_10, CAMPS_15, CELL_COUNT, HEXAGON, NEIGHBOUR, NONE,
 };
 use crate::lattice;
 use crate::movegen::Move;
@@ -86,7 +85,8 @@ pub struct Game {
     /// `occupied` split by sublattice (see `lattice`), for the fast jump flood.
     pub(crate) sub_occupied: [u128; 4],
     /// Number of empty neighbours of each hole (the step count of a piece standing there).
-    pub(crate) free_neighbours: [u8; CELL_COUNT],
+    /// (Packed: 4 bits per hole, 16 holes per word, so that a move updates it with a few adds.)
+    pub(crate) free_neighbours: FreeNeighbours,
     to_move: u8,
     /// Seats that have finished or resigned.
     out: u8,
@@ -152,7 +152,7 @@ impl Game {
             kings: 0,
             occupied: 0,
             sub_occupied: [0; 4],
-            free_neighbours: [0; CELL_COUNT],
+            free_neighbours: FreeNeighbours::default(),
             to_move: 0,
             out: 0,
             resigned: 0,
@@ -201,7 +201,7 @@ impl Game {
     pub(crate) fn refresh(&mut self) {
         self.occupied = self.pieces.iter().fold(self.inert, |m, p| m | p);
         self.sub_occupied = lattice::split(self.occupied);
-        self.free_neighbours = free_neighbours(self.occupied);
+        self.free_neighbours = FreeNeighbours::of(self.occupied);
         self.hash = self.compute_hash();
         self.recompute_progress();
         for seat in 0..self.rules.players {
@@ -450,23 +450,7 @@ impl Game {
             for ((sub, f), t) in self.sub_occupied.iter_mut().zip(f).zip(t) {
                 *sub ^= f ^ t;
             }
-            // Branch-free: a missing neighbour adds 0 to hole 0.
-            for &n in &NEIGHBOUR[from as usize] {
-                let (slot, add) = if n == NONE {
-                    (0, 0)
-                } else {
-                    (usize::from(n), 1)
-                };
-                self.free_neighbours[slot] += add;
-            }
-            for &n in &NEIGHBOUR[to as usize] {
-                let (slot, sub) = if n == NONE {
-                    (0, 0)
-                } else {
-                    (usize::from(n), 1)
-                };
-                self.free_neighbours[slot] -= sub;
-            }
+            self.free_neighbours.vacate_fill(from, to);
         }
         self.move_progress(colour, from, to);
         self.pieces[colour] ^= both;
@@ -637,7 +621,7 @@ impl Game {
                 self.pieces[colour as usize] = 0;
             }
             self.sub_occupied = lattice::split(self.occupied);
-            self.free_neighbours = free_neighbours(self.occupied);
+            self.free_neighbours = FreeNeighbours::of(self.occupied);
             self.recompute_progress();
         }
         let mut report = Report::default();
@@ -734,7 +718,7 @@ impl Game {
         if self.sub_occupied != lattice::split(self.occupied) {
             return Err("sublattice occupancy differs".into());
         }
-        if self.free_neighbours != free_neighbours(self.occupied) {
+        if self.free_neighbours != FreeNeighbours::of(self.occupied) {
             return Err("free neighbour counts differ".into());
         }
         let mut copy = *self;
@@ -763,13 +747,61 @@ pub(crate) struct SavedState {
     pub outcome: Option<Outcome>,
 }
 
-/// Number of empty neighbours of each hole.
-fn free_neighbours(occupied: u128) -> [u8; CELL_COUNT] {
-    let mut out = [0u8; CELL_COUNT];
-    for (c, slot) in out.iter_mut().enumerate() {
-        *slot = (NEIGHBOURS[c] & !occupied).count_ones() as u8;
+/// Words of [`FreeNeighbours`].
+const FREE_WORDS: usize = CELL_COUNT.div_ceil(16);
+
+/// The neighbours of each hole as packed counters: 1 in the nibble of every neighbour.
+static NEIGHBOUR_NIBBLES: [[u64; FREE_WORDS]; CELL_COUNT] = {
+    let mut t = [[0u64; FREE_WORDS]; CELL_COUNT];
+    let mut c = 0;
+    while c < CELL_COUNT {
+        let mut d = 0;
+        while d < 6 {
+            let n = NEIGHBOUR[c][d];
+            if n != NONE {
+                t[c][n as usize / 16] |= 1 << (4 * (n as usize % 16));
+            }
+            d += 1;
+        }
+        c += 1;
     }
-    out
+    t
+};
+
+/// The number of empty neighbours of every hole (at most 6), 4 bits each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FreeNeighbours([u64; FREE_WORDS]);
+
+impl FreeNeighbours {
+    /// The counts for the occupancy `occupied`: every empty hole counts for its neighbours.
+    fn of(occupied: u128) -> FreeNeighbours {
+        let mut out = FreeNeighbours::default();
+        for e in Bits(BOARD & !occupied) {
+            for (word, add) in out.0.iter_mut().zip(&NEIGHBOUR_NIBBLES[e as usize]) {
+                *word += add;
+            }
+        }
+        out
+    }
+
+    /// Empty neighbours of the hole `c`.
+    #[inline(always)]
+    pub(crate) fn get(&self, c: usize) -> u32 {
+        ((self.0[c / 16] >> (4 * (c % 16))) & 15) as u32
+    }
+
+    /// Hole `from` empties and hole `to` fills. No nibble overflows or borrows: every count
+    /// stays within 0..=6.
+    #[inline(always)]
+    fn vacate_fill(&mut self, from: u8, to: u8) {
+        let (add, sub) = (
+            &NEIGHBOUR_NIBBLES[from as usize],
+            &NEIGHBOUR_NIBBLES[to as usize],
+        );
+        for ((word, a), s) in self.0.iter_mut().zip(add).zip(sub) {
+            *word = word.wrapping_add(*a).wrapping_sub(*s);
+        }
+    }
 }
 
 /// What a turn did, as bit sets of seats.
