@@ -381,9 +381,9 @@ impl CpuJob {
     async fn run(self) {
         let started = Instant::now();
         let think = Duration::from_millis(self.room.settings.cpu_ms);
-        let Some(mv) = self.think(think).await else {
-            return;
-        };
+        // `None` when cancelled, or if the player failed: then the first legal move is played
+        // rather than leaving the game stuck on a CPU's turn.
+        let mv = self.think(think).await.unwrap_or(Value::Null);
         tokio::time::sleep_until((started + think).into()).await;
         if self.cancel.load(Ordering::Relaxed) {
             return;
@@ -401,6 +401,10 @@ impl CpuJob {
                     .as_ref()
                     .and_then(|p| p.state.legal_moves().into_iter().next());
                 match room.play_move(seat, None, &mv, now, ch) {
+                    Err(AppError::IllegalMove(_)) if mv.is_null() => {
+                        let fallback = fallback.ok_or(AppError::Internal)?;
+                        room.play_move(seat, None, &fallback, now, ch).map(drop)
+                    }
                     Err(AppError::IllegalMove(msg)) => {
                         tracing::error!(
                             "CPU move refused in room {}: {msg}; playing the first legal move",
@@ -433,6 +437,10 @@ impl CpuJob {
         };
         let level = self.level;
         match tokio::task::spawn_blocking(move || state.cpu_move(level, &limits)).await {
+            Ok(None) if !self.cancel.load(Ordering::Relaxed) => {
+                tracing::error!("CPU player found no move in room {}", self.room.code);
+                None
+            }
             Ok(mv) => mv,
             Err(err) => {
                 tracing::error!("CPU player failed: {err}");
