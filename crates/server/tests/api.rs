@@ -636,3 +636,69 @@ async fn my_rooms_are_listed_by_the_client_cookie() {
     );
     assert_eq!(c.get("/api/me/rooms").await.ok()["rooms"], json!([]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn junk_on_every_route_gets_a_typed_error_never_a_crash() {
+    let server = Server::start().await;
+    let mut host = server.client();
+    host.create(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    let mut bo = server.client();
+    bo.join(host.code.as_deref().unwrap(), "Bo").await;
+    host.start().await;
+    let mut cc = server.client();
+    cc.create(
+        json!({"game": "cc", "name": "Cy", "cpu": {"level": "facile"}, "settings": {"cpu_ms": 0}}),
+    )
+    .await;
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let junk: Vec<String> = vec![
+        "null".into(),
+        "[]".into(),
+        "\"x\"".into(),
+        "1e999".into(),
+        deep,
+        json!({"move": {"from": [1e300, -1e300, 0], "to": [i64::MAX, i64::MIN, 0]}}).to_string(),
+        json!({"move": {"notation": "x".repeat(3000)}}).to_string(),
+        json!({"move": {"notation": "99x98x97x96x95x94x93x92x91x90x89x88"}}).to_string(),
+        json!({"move": {"notation": "32-28-23"}}).to_string(),
+        json!({"id": "z".repeat(100), "move": {}}).to_string(),
+        json!({"name": "\u{0}"}).to_string(),
+        json!({"rules": {"players": -1}}).to_string(),
+        json!({"rules": "international"}).to_string(),
+        json!({"cpu": 7, "kick": "yes"}).to_string(),
+        json!({"action": null, "ready": "yes"}).to_string(),
+        "\u{feff}{}".into(),
+    ];
+    for client in [&host, &bo, &cc] {
+        let code = client.code.clone().unwrap();
+        for route in [
+            "join", "leave", "settings", "seats/1", "seats/x", "start", "move", "resign", "draw",
+            "rematch",
+        ] {
+            for body in &junk {
+                let answer = client
+                    .post_raw(&format!("/api/rooms/{code}/{route}"), body.clone())
+                    .await;
+                assert!(
+                    answer.status.is_client_error() || answer.status.is_success(),
+                    "{route} {body:.60}: {}",
+                    answer.status
+                );
+                if !answer.status.is_success() {
+                    assert!(!answer.code().is_empty(), "{route}: {}", answer.body);
+                }
+            }
+        }
+    }
+    // Still serving; the only thing the junk could do is what `resign` does with any body.
+    assert_eq!(host.get("/api/health").await.ok(), json!({"ok": true}));
+    let room = host.room().await;
+    assert_eq!(
+        (
+            room["status"].as_str(),
+            room["play"]["outcome"]["reason"].as_str()
+        ),
+        (Some("finished"), Some("resignation"))
+    );
+}
