@@ -51,11 +51,11 @@ pub struct Args {
     /// is taken from --players.
     #[arg(long)]
     rules: Option<String>,
-    /// Multi-player search for A in Chinese checkers: paranoid or maxn.
-    #[arg(long, default_value = "paranoid")]
+    /// Multi-player search for A in Chinese checkers: focused (the default), paranoid or maxn.
+    #[arg(long, default_value = "focused")]
     a_multi: String,
     /// Multi-player search for B.
-    #[arg(long, default_value = "paranoid")]
+    #[arg(long, default_value = "focused")]
     b_multi: String,
     /// Seed of the openings and of the players' choices.
     #[arg(long, default_value_t = 1)]
@@ -75,9 +75,10 @@ enum Player {
 impl Player {
     fn parse(name: &str, multi: &str) -> anyhow::Result<Player> {
         let multi = match multi {
+            "focused" => dames_ai::cc::MultiSearch::Focused,
             "paranoid" => dames_ai::cc::MultiSearch::Paranoid,
             "maxn" => dames_ai::cc::MultiSearch::MaxN,
-            other => bail!("unknown multi-player search {other:?} (paranoid, maxn)"),
+            other => bail!("unknown multi-player search {other:?} (focused, paranoid, maxn)"),
         };
         if name.eq_ignore_ascii_case("greedy") {
             return Ok(Player::Greedy);
@@ -90,6 +91,9 @@ impl Player {
     fn name(self) -> String {
         match self {
             Player::Level(l, dames_ai::cc::MultiSearch::MaxN) => format!("{}(maxn)", l.name()),
+            Player::Level(l, dames_ai::cc::MultiSearch::Paranoid) => {
+                format!("{}(paranoid)", l.name())
+            }
             Player::Level(l, _) => l.name().to_string(),
             Player::Greedy => "greedy".into(),
         }
@@ -373,10 +377,10 @@ fn report(args: &Args, setup: &Setup, results: &[(usize, Tally)], elapsed: Durat
 
 /// Elo difference for an expected score, as text (±∞ at 0 and 1).
 fn elo(p: f64) -> String {
-    if p <= 0.0 {
+    if p <= 0.0005 {
         return "−∞".into();
     }
-    if p >= 1.0 {
+    if p >= 0.9995 {
         return "+∞".into();
     }
     format!("{:+.0}", -400.0 * (1.0 / p - 1.0).log10())

@@ -17,6 +17,12 @@ const FINISHED: i32 = 2_000;
 const HOME: i32 = 6;
 /// The side to move is about one move ahead in a race.
 pub const TEMPO: i32 = 12;
+/// A jump lane: a piece with a forward jump ready (a piece to jump over, an empty hole beyond,
+/// at least two holes of progress).
+const LANE: i32 = 3;
+
+/// Up to three forward jumps from a hole: (hole jumped over, landing hole); 255 = none.
+type Lanes = [[(u8, u8); 3]; 121];
 
 /// Per colour (camp the set started from), per hole: the value of a piece of that set there.
 pub struct Tables {
@@ -24,6 +30,8 @@ pub struct Tables {
     piece: [[[i32; 121]; 6]; 2],
     /// Tip distance, `[colour][hole]` (to the tip of the destination).
     tip: [[u8; 121]; 6],
+    /// Forward jumps, `[colour][hole]`.
+    lanes: [Lanes; 6],
 }
 
 /// The evaluation tables, built once.
@@ -36,6 +44,7 @@ fn build() -> Tables {
     let mut t = Tables {
         piece: [[[0; 121]; 6]; 2],
         tip: [[0; 121]; 6],
+        lanes: [[[(255, 255); 3]; 121]; 6],
     };
     for colour in 0..6u8 {
         let dest = Camp::new(colour).expect("camp").opposite();
@@ -50,6 +59,20 @@ fn build() -> Tables {
                 };
                 t.piece[size][colour as usize][cell.index() as usize] =
                     home - d * PER_HOLE - d * d / 4;
+            }
+            let mut k = 0;
+            for dir in 0..6 {
+                let Some(over) = cell.neighbour(dir) else {
+                    continue;
+                };
+                let Some(land) = over.neighbour(dir) else {
+                    continue;
+                };
+                if i32::from(land.distance(dest.tip())) <= d - 2 && k < 3 {
+                    t.lanes[colour as usize][cell.index() as usize][k] =
+                        (over.index(), land.index());
+                    k += 1;
+                }
             }
         }
     }
@@ -75,11 +98,20 @@ pub fn seat_value(game: &Game, seat: Seat) -> i32 {
     let t = tables();
     let pieces = game.rules().pieces;
     let mut v = if game.has_finished(seat) { FINISHED } else { 0 };
+    let occupied = game.occupied().0;
     for &camp in game.rules().seat_camps(seat) {
         let colour = camp.index();
         let set = game.set_pieces(camp);
+        let home = camp.opposite().cells(pieces).0;
         for cell in set {
             v += t.piece(pieces, colour, cell);
+            if home >> cell.index() & 1 == 0 {
+                for &(over, land) in &t.lanes[colour as usize][cell.index() as usize] {
+                    if over != 255 && occupied >> over & 1 == 1 && occupied >> land & 1 == 0 {
+                        v += LANE;
+                    }
+                }
+            }
         }
         let kings = Bitboard(set.0 & game.kings().0);
         for king in kings {

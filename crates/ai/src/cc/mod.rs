@@ -16,12 +16,18 @@ use crate::time::Clock;
 use crate::{pick_best, pick_noisy, Analysis, Budget, Level, Limits, Rng};
 use search::Searcher;
 
+/// Replies an opponent may play in the focused paranoid search.
+const REPLY_BEAM: usize = 4;
+
 /// Which search plays three to six players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum MultiSearch {
-    /// Every opponent plays against the searching seat (alpha-beta applies). The default: it
-    /// beat max^n in our measurements (docs/ai.md).
+    /// Paranoid with plausible replies: every opponent plays against the searching seat, but
+    /// only with one of its few best moves by the ordering (its own progress first), so that
+    /// the search is not lost in blocking moves nobody would play. The default (docs/ai.md).
     #[default]
+    Focused,
+    /// Every opponent plays against the searching seat with any move (alpha-beta applies).
     Paranoid,
     /// Each seat maximises its own value (no deep pruning; a beam of the best moves per node).
     MaxN,
@@ -74,7 +80,19 @@ pub fn analyse_with(
     let analysis = if game.rules().players > 2 && multi == MultiSearch::MaxN {
         maxn::analyse(game, &mut moves, clock, max_depth)
     } else {
-        deepen(game, &mut moves, clock, max_depth, plan.noise > 0, tt_nodes)
+        let beam = match multi {
+            MultiSearch::Focused if game.rules().players > 2 => REPLY_BEAM,
+            _ => usize::MAX,
+        };
+        deepen(
+            game,
+            &mut moves,
+            clock,
+            max_depth,
+            plan.noise > 0,
+            tt_nodes,
+            beam,
+        )
     }?;
     let best = if plan.noise > 0 {
         let (scores, moves) = &analysis.1;
@@ -108,8 +126,9 @@ fn deepen(
     max_depth: u32,
     exact: bool,
     tt_nodes: u64,
+    reply_beam: usize,
 ) -> Option<Searched> {
-    let mut s = Searcher::new(game, clock, tt_nodes);
+    let mut s = Searcher::new(game, clock, tt_nodes, reply_beam);
     let mut result: Option<Searched> = None;
     let mut scores = vec![0; moves.len()];
     for depth in 1..=max_depth {

@@ -44,10 +44,12 @@ pub struct Searcher {
     line: [u64; MAX_PLY + 1],
     players: u8,
     pieces: u8,
+    /// Moves an opponent may answer with (its best by the ordering); `usize::MAX`: all.
+    reply_beam: usize,
 }
 
 impl Searcher {
-    pub fn new(root: &Game, clock: Clock, tt_nodes: u64) -> Searcher {
+    pub fn new(root: &Game, clock: Clock, tt_nodes: u64, reply_beam: usize) -> Searcher {
         Searcher {
             root: root.to_move(),
             clock,
@@ -62,6 +64,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             line: [0; MAX_PLY + 1],
             players: root.rules().players,
+            reply_beam,
             pieces: root.rules().pieces,
         }
     }
@@ -196,7 +199,12 @@ impl Searcher {
         let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximising { -INF } else { INF };
         let mut best_move = None;
-        for i in 0..order.len() {
+        let width = if maximising {
+            order.len()
+        } else {
+            order.len().min(self.reply_beam)
+        };
+        for i in 0..width {
             let (key, mv) = pick(&mut order, i);
             if i > 0 && depth <= 2 && key < BACKWARD_PRUNE {
                 break; // the rest are further back still
