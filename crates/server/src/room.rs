@@ -424,7 +424,8 @@ impl Room {
         if seat == 0 {
             return Err(wrong_state("the host cannot leave the room"));
         }
-        self.seats[seat].occupant = Occupant::Empty;
+        // A fresh seat: the connections of the one who left no longer count for it.
+        self.seats[seat] = Seat::empty();
         ch.event(json!({"kind": "left", "seat": seat}));
         Ok(())
     }
@@ -470,7 +471,7 @@ impl Room {
             }
             (SeatAction::Cpu(_), Occupant::Human { .. }) => return Err(AppError::SeatTaken),
             (SeatAction::Empty, Occupant::Cpu(_)) | (SeatAction::Kick, Occupant::Human { .. }) => {
-                self.seats[seat].occupant = Occupant::Empty;
+                self.seats[seat] = Seat::empty();
                 ch.event(json!({"kind": "left", "seat": seat}));
             }
             _ => {}

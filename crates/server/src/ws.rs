@@ -188,11 +188,16 @@ impl Session {
 
     async fn disconnect(&mut self) {
         if let Some(seat) = self.seat.take() {
+            let token = self.token.clone();
             let _ = self
                 .state
                 .rooms
                 .mutate(&self.cell, move |room, ch, _| {
-                    room.presence(seat, -1, ch);
+                    // Only if the seat is still this token's: a seat left or kicked since then
+                    // was reset, and may be someone else's now.
+                    if token.as_deref().and_then(|t| room.seat_of_token(t)) == Some(seat) {
+                        room.presence(seat, -1, ch);
+                    }
                     Ok(())
                 })
                 .await;

@@ -455,3 +455,43 @@ async fn resigning_with_three_players_lets_the_others_go_on() {
     assert_eq!(room["status"], "finished");
     assert_eq!(room["play"]["outcome"]["places"], json!([1, 3, 2]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_follows_the_seat_not_a_kicked_persons_socket() {
+    let server = Server::start().await;
+    let mut ana = server.client();
+    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
+    let code = ana.code.clone().unwrap();
+    let mut bo = server.client();
+    bo.join(&code, "Bo").await;
+    let mut ws_bo = bo.ws(0).await;
+    ws_bo.until("state").await;
+    assert_eq!(ana.room().await["seats"][1]["online"], true);
+    let room = ana.act("seats/1", json!({"kick": true})).await.ok();
+    assert_eq!(
+        (
+            room["seats"][1]["kind"].as_str(),
+            room["seats"][1]["online"].as_bool()
+        ),
+        (Some("empty"), Some(false))
+    );
+    // Bo's socket now sees him as a spectator.
+    let seen = ws_bo
+        .state_where(|r| r["seats"][1]["kind"] == "empty")
+        .await;
+    assert_eq!(seen["you"], Value::Null);
+    let mut cy = server.client();
+    cy.join(&code, "Cy").await;
+    let mut ws_cy = cy.ws(0).await;
+    ws_cy.until("state").await;
+    drop(ws_bo);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Bo leaving does not take Cy offline.
+    assert_eq!(ana.room().await["seats"][1]["online"], true);
+    drop(ws_cy);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while ana.room().await["seats"][1]["online"] == true {
+        assert!(std::time::Instant::now() < deadline);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
