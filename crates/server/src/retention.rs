@@ -77,6 +77,7 @@ pub async fn sweep(state: &AppState) -> Result<(usize, usize), AppError> {
     // Reviews, requests, "has finished a game" records; subscriptions of finished games.
     let store = state.rooms.store().clone();
     let before = now.saturating_sub(ms(r.feedback));
-    blocking(move || store.sweep_extras(before)).await?;
+    let finished_before = now.saturating_sub(60_000);
+    blocking(move || store.sweep_extras(before, finished_before)).await?;
     Ok((due.delete.len(), due.abandon.len()))
 }

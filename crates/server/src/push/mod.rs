@@ -1,0 +1,365 @@
+//! Notifications of turn-by-turn games (issue 6): after each committed change the room layer
+//! calls the observer installed by [`start`], which queues — never on the request path — one Web
+//! Push message to the seat whose turn it now is (turn-by-turn rooms; live rooms only when that
+//! seat has no open connection), and a "game over" message when a game ends (then the room's
+//! subscriptions are deleted). A worker task delivers them: RFC 8291 encryption, a VAPID
+//! `Authorization`, a few bounded retries; an endpoint answering 404 or 410 is deleted.
+//! It also records which browsers finished a game of which kind (reviews need it).
+
+pub mod crypto;
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, Semaphore};
+
+use crate::app::AppState;
+use crate::error::AppError;
+use crate::room::{Occupant, Rhythm, Room, Status};
+use crate::rooms::{blocking, now_ms};
+use crate::store::{PushSub, Store};
+use crypto::Vapid;
+
+/// Name of the VAPID private key in `server_keys`.
+const VAPID_KEY: &str = "vapid_private";
+/// Longest subscription endpoint accepted.
+pub const MAX_ENDPOINT: usize = 1024;
+/// Messages waiting for delivery at most; more are dropped (and logged).
+const QUEUE: usize = 1024;
+/// Deliveries in flight at most.
+const IN_FLIGHT: usize = 8;
+/// Attempts per message (the first and two retries).
+const ATTEMPTS: u32 = 3;
+/// How long a push service keeps an undelivered message (seconds): a turn lasts.
+const TTL_SECS: u32 = 7 * 24 * 3600;
+
+/// The server's VAPID key, generated and stored on first use.
+///
+/// # Errors
+/// If the store fails.
+pub async fn vapid(store: &Arc<dyn Store>) -> Result<Vapid, AppError> {
+    let store = store.clone();
+    let stored = blocking(move || {
+        if let Some(key) = store.server_key(VAPID_KEY)? {
+            return Ok(key);
+        }
+        store.init_server_key(VAPID_KEY, &Vapid::generate().secret_b64())
+    })
+    .await?;
+    Vapid::from_b64(&stored).ok_or_else(|| AppError::internal("vapid", "stored key unreadable"))
+}
+
+/// Checks a subscription endpoint: https (or http to a loopback address when allowed), not to
+/// a private address, at most [`MAX_ENDPOINT`] bytes.
+///
+/// # Errors
+/// `invalid_input` saying why.
+pub fn check_endpoint(endpoint: &str, allow_loopback_http: bool) -> Result<(), AppError> {
+    let bad = |why: &str| Err(AppError::Invalid(format!("endpoint: {why}")));
+    if endpoint.len() > MAX_ENDPOINT {
+        return bad("too long");
+    }
+    let Ok(url) = reqwest::Url::parse(endpoint) else {
+        return bad("not a URL");
+    };
+    let host = url.host_str().unwrap_or("");
+    let ip: Option<IpAddr> = host.trim_matches(['[', ']']).parse().ok();
+    let loopback = host == "localhost" || ip.is_some_and(|ip| ip.is_loopback());
+    match url.scheme() {
+        "https" if !url.username().is_empty() || url.password().is_some() => bad("no credentials"),
+        "https" if loopback && !allow_loopback_http => bad("not a public address"),
+        "https" => match ip {
+            Some(IpAddr::V4(v4))
+                if v4.is_private() || v4.is_link_local() || v4.is_unspecified() =>
+            {
+                bad("not a public address")
+            }
+            Some(IpAddr::V6(v6))
+                if v6.is_unspecified() || (v6.segments()[0] & 0xfe00) == 0xfc00 =>
+            {
+                bad("not a public address")
+            }
+            _ => Ok(()),
+        },
+        "http" if allow_loopback_http && loopback => Ok(()),
+        _ => bad("must be https"),
+    }
+}
+
+/// One message to deliver, or a record to write.
+#[derive(Debug)]
+enum Job {
+    /// Push `payload` to the subscription of `seat` in room `code`.
+    Notify {
+        code: String,
+        seat: i64,
+        payload: Value,
+    },
+    /// The game of `code` ended: these seats are told, then the room's subscriptions deleted;
+    /// `clients` finished a game of kind `game`.
+    Finished {
+        code: String,
+        seats: Vec<i64>,
+        payload: Value,
+        game: &'static str,
+        clients: Vec<String>,
+    },
+}
+
+/// Installs the observer of committed changes and starts the delivery worker. Called once
+/// when the server starts serving.
+///
+/// # Errors
+/// If the VAPID key cannot be read or created.
+pub async fn start(state: &AppState) -> Result<(), AppError> {
+    let store = state.rooms.store().clone();
+    let key = vapid(&store).await?;
+    let (tx, rx) = mpsc::channel(QUEUE);
+    state.rooms.observe(Arc::new(
+        move |room: &Arc<Room>, events: &[(i64, Value)]| {
+            for job in jobs(room, events) {
+                if tx.try_send(job).is_err() {
+                    tracing::warn!(
+                        "push queue full: a notification of {} is dropped",
+                        room.code
+                    );
+                }
+            }
+        },
+    ));
+    let worker = Worker {
+        store,
+        key,
+        subject: state.config.push.subject.clone(),
+        http: reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| AppError::internal("push client", e))?,
+        permits: Arc::new(Semaphore::new(IN_FLIGHT)),
+    };
+    tokio::spawn(worker.run(rx));
+    Ok(())
+}
+
+fn game_name(room: &Room) -> &'static str {
+    room.kind.as_str()
+}
+
+/// What a committed change asks to send.
+fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
+    let kinds: Vec<&str> = events
+        .iter()
+        .filter_map(|(_, e)| e.get("kind").and_then(Value::as_str))
+        .collect();
+    let url = format!("/r/{}", room.code);
+    let mut out = Vec::new();
+    if kinds.contains(&"finished") {
+        // The seat that ended it (a last move or a resignation) knows already.
+        let actor = events.iter().rev().find_map(|(_, e)| {
+            matches!(
+                e.get("kind").and_then(Value::as_str),
+                Some("move" | "resigned")
+            )
+            .then(|| e.get("seat").and_then(Value::as_i64))
+            .flatten()
+        });
+        let outcome = events
+            .iter()
+            .find_map(|(_, e)| e.get("outcome").cloned())
+            .unwrap_or(Value::Null);
+        let mut seats = Vec::new();
+        let mut clients = Vec::new();
+        for (n, seat) in room.seats.iter().enumerate() {
+            if let Occupant::Human { client, .. } = &seat.occupant {
+                if Some(n as i64) != actor {
+                    seats.push(n as i64);
+                }
+                clients.extend(client.clone());
+            }
+        }
+        out.push(Job::Finished {
+            code: room.code.clone(),
+            seats,
+            payload: json!({"kind": "finished", "code": room.code, "game": game_name(room),
+                            "url": url, "outcome": outcome}),
+            game: game_name(room),
+            clients,
+        });
+        return out;
+    }
+    if room.status != Status::Playing || !kinds.iter().any(|k| matches!(*k, "move" | "started")) {
+        return out;
+    }
+    let Some(seat) = room.play.as_ref().and_then(|p| p.state.to_move()) else {
+        return out;
+    };
+    let Some(s) = room.seats.get(seat) else {
+        return out;
+    };
+    let human = matches!(s.occupant, Occupant::Human { .. });
+    if human && (room.settings.rhythm == Rhythm::Turn || s.connections == 0) {
+        out.push(Job::Notify {
+            code: room.code.clone(),
+            seat: seat as i64,
+            payload: json!({"kind": "turn", "code": room.code, "game": game_name(room),
+                            "url": url, "seat": seat, "ply": room.ply()}),
+        });
+    }
+    out
+}
+
+/// Delivers queued messages.
+struct Worker {
+    store: Arc<dyn Store>,
+    key: Vapid,
+    subject: String,
+    http: reqwest::Client,
+    permits: Arc<Semaphore>,
+}
+
+/// How one delivery attempt ended.
+enum Sent {
+    Done,
+    Gone,
+    Retry,
+}
+
+impl Worker {
+    async fn run(self, mut rx: mpsc::Receiver<Job>) {
+        let this = Arc::new(self);
+        while let Some(job) = rx.recv().await {
+            match job {
+                Job::Notify {
+                    code,
+                    seat,
+                    payload,
+                } => {
+                    this.clone().spawn_send(code, seat, payload);
+                }
+                Job::Finished {
+                    code,
+                    seats,
+                    payload,
+                    game,
+                    clients,
+                } => {
+                    let store = this.store.clone();
+                    let now = now_ms();
+                    let recorded = blocking(move || {
+                        for client in &clients {
+                            store.record_played(client, game, now)?;
+                        }
+                        Ok(())
+                    })
+                    .await;
+                    if let Err(err) = recorded {
+                        tracing::error!("recording finished game of {code}: {err}");
+                    }
+                    // Load the subscriptions before they are deleted, then send.
+                    let mut subs = Vec::new();
+                    for seat in seats {
+                        if let Some(sub) = this.load(&code, seat).await {
+                            subs.push(sub);
+                        }
+                    }
+                    let store = this.store.clone();
+                    let room = code.clone();
+                    if let Err(err) = blocking(move || store.delete_push_room(&room)).await {
+                        tracing::error!("deleting subscriptions of {code}: {err}");
+                    }
+                    for sub in subs {
+                        let this = this.clone();
+                        let payload = payload.clone();
+                        tokio::spawn(async move { this.deliver(sub, payload).await });
+                    }
+                }
+            }
+        }
+    }
+
+    fn spawn_send(self: Arc<Self>, code: String, seat: i64, payload: Value) {
+        tokio::spawn(async move {
+            if let Some(sub) = self.load(&code, seat).await {
+                self.deliver(sub, payload).await;
+            }
+        });
+    }
+
+    async fn load(&self, code: &str, seat: i64) -> Option<PushSub> {
+        let store = self.store.clone();
+        let code = code.to_owned();
+        match blocking(move || store.push_of(&code, seat)).await {
+            Ok(sub) => sub,
+            Err(err) => {
+                tracing::error!("loading a push subscription: {err}");
+                None
+            }
+        }
+    }
+
+    async fn deliver(self: Arc<Self>, sub: PushSub, payload: Value) {
+        let Ok(_permit) = self.permits.clone().acquire_owned().await else {
+            return;
+        };
+        let Ok((public, auth)) = crypto::check_keys(&sub.p256dh, &sub.auth) else {
+            return;
+        };
+        for attempt in 0..ATTEMPTS {
+            if attempt > 0 {
+                tokio::time::sleep(Duration::from_secs(2u64.pow(attempt))).await;
+            }
+            let body = crypto::encrypt(&public, &auth, payload.to_string().as_bytes());
+            match self.send_once(&sub.endpoint, body).await {
+                Sent::Done => return,
+                Sent::Gone => {
+                    let store = self.store.clone();
+                    let endpoint = sub.endpoint.clone();
+                    if let Err(err) = blocking(move || store.delete_push_endpoint(&endpoint)).await
+                    {
+                        tracing::error!("deleting a gone subscription: {err}");
+                    }
+                    return;
+                }
+                Sent::Retry => {}
+            }
+        }
+        tracing::warn!("push to a seat of {} failed {ATTEMPTS} times", sub.code);
+    }
+
+    async fn send_once(&self, endpoint: &str, body: Vec<u8>) -> Sent {
+        let Ok(url) = reqwest::Url::parse(endpoint) else {
+            return Sent::Gone;
+        };
+        let audience = url.origin().ascii_serialization();
+        let exp = now_ms() / 1000 + 12 * 3600;
+        let request = self
+            .http
+            .post(url)
+            .header(
+                "authorization",
+                self.key.authorization(&audience, &self.subject, exp),
+            )
+            .header("content-encoding", "aes128gcm")
+            .header("content-type", "application/octet-stream")
+            .header("ttl", TTL_SECS.to_string())
+            .header("urgency", "normal")
+            .body(body);
+        match request.send().await {
+            Ok(r) if r.status().is_success() => Sent::Done,
+            Ok(r) if matches!(r.status().as_u16(), 404 | 410) => Sent::Gone,
+            Ok(r) if r.status().is_server_error() || r.status().as_u16() == 429 => Sent::Retry,
+            Ok(r) => {
+                // 400, 401, 403, 413: retrying would not help.
+                tracing::warn!("push service answered {}", r.status());
+                Sent::Done
+            }
+            Err(err) => {
+                tracing::warn!("push delivery failed: {err}");
+                Sent::Retry
+            }
+        }
+    }
+}

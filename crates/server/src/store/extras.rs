@@ -1,0 +1,238 @@
+//! Storage of turn-by-turn games' extras (issue 6): Web Push subscriptions per seat, the VAPID
+//! key, who played which game, reviews and requests. Part of [`super::Store`] through
+//! [`Extras`]; the SQLite implementation is below.
+
+use rusqlite::{params, OptionalExtension};
+
+use super::{SqliteStore, StoreError};
+
+/// A Web Push subscription of a seat (`PushSubscription.toJSON()` of the browser).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PushSub {
+    pub code: String,
+    pub seat: i64,
+    pub endpoint: String,
+    /// base64url of the browser's P-256 public key (65 bytes, uncompressed).
+    pub p256dh: String,
+    /// base64url of the browser's 16-byte auth secret.
+    pub auth: String,
+}
+
+/// A review or a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeedbackRow {
+    pub id: i64,
+    /// `review`, `request`, `problem` or `rule`.
+    pub kind: String,
+    pub game: Option<String>,
+    pub stars: Option<i64>,
+    pub body: String,
+    pub name: Option<String>,
+    /// `new`, `planned`, `done`, `declined`.
+    pub status: String,
+    pub client: String,
+    pub created_at: i64,
+}
+
+/// The extras' storage interface.
+pub trait Extras {
+    /// A server-wide value (the VAPID key).
+    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError>;
+    /// Sets a server-wide value unless one is set; returns the value kept.
+    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError>;
+    /// Stores (replaces) the subscription of a seat.
+    fn save_push(&self, sub: &PushSub, now: i64) -> Result<(), StoreError>;
+    /// The subscription of a seat.
+    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError>;
+    /// Deletes a subscription by endpoint (the push service said it is gone).
+    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError>;
+    /// Deletes the subscription of a seat.
+    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError>;
+    /// Deletes every subscription of a room (its game ended).
+    fn delete_push_room(&self, code: &str) -> Result<(), StoreError>;
+    /// Records that `client` held a seat in a finished game of kind `game`.
+    fn record_played(&self, client: &str, game: &str, now: i64) -> Result<(), StoreError>;
+    /// Whether `client` held a seat in a finished game of kind `game`.
+    fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError>;
+    /// Adds a review or request; returns its id.
+    fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError>;
+    /// The newest reviews and requests, at most `limit`.
+    fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError>;
+    /// Deletes an entry written by `client`; returns whether one was deleted.
+    fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError>;
+    /// Sets the status of an entry (operator's command); returns whether it exists.
+    fn set_feedback_status(&self, id: i64, status: &str) -> Result<bool, StoreError>;
+    /// Retention: deletes feedback and `played` rows older than `before`, and subscriptions of
+    /// rooms whose game finished before `finished_before` (the notifier deletes them as soon
+    /// as it has announced the end; this catches what it missed). Returns the rows deleted.
+    fn sweep_extras(&self, before: i64, finished_before: i64) -> Result<usize, StoreError>;
+}
+
+fn feedback_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedbackRow> {
+    Ok(FeedbackRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        game: r.get(2)?,
+        stars: r.get(3)?,
+        body: r.get(4)?,
+        name: r.get(5)?,
+        status: r.get(6)?,
+        client: r.get(7)?,
+        created_at: r.get(8)?,
+    })
+}
+
+impl Extras for SqliteStore {
+    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT value FROM server_keys WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO server_keys (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+            [name, value],
+        )?;
+        Ok(conn.query_row(
+            "SELECT value FROM server_keys WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )?)
+    }
+
+    fn save_push(&self, sub: &PushSub, now: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO push_subscriptions (code, seat, endpoint, p256dh, auth, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (code, seat) DO UPDATE SET endpoint = ?3, p256dh = ?4, auth = ?5, created_at = ?6",
+            params![sub.code, sub.seat, sub.endpoint, sub.p256dh, sub.auth, now],
+        )?;
+        Ok(())
+    }
+
+    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT code, seat, endpoint, p256dh, auth FROM push_subscriptions
+                 WHERE code = ?1 AND seat = ?2",
+                params![code, seat],
+                |r| {
+                    Ok(PushSub {
+                        code: r.get(0)?,
+                        seat: r.get(1)?,
+                        endpoint: r.get(2)?,
+                        p256dh: r.get(3)?,
+                        auth: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "DELETE FROM push_subscriptions WHERE endpoint = ?1",
+            [endpoint],
+        )?;
+        Ok(())
+    }
+
+    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "DELETE FROM push_subscriptions WHERE code = ?1 AND seat = ?2",
+            params![code, seat],
+        )?;
+        Ok(())
+    }
+
+    fn delete_push_room(&self, code: &str) -> Result<(), StoreError> {
+        self.conn()
+            .execute("DELETE FROM push_subscriptions WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    fn record_played(&self, client: &str, game: &str, now: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO played (client, game, at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (client, game) DO UPDATE SET at = ?3",
+            params![client, game, now],
+        )?;
+        Ok(())
+    }
+
+    fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT 1 FROM played WHERE client = ?1 AND game = ?2",
+                [client, game],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO feedback (kind, game, stars, body, name, status, client, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7)",
+            params![
+                row.kind,
+                row.game,
+                row.stars,
+                row.body,
+                row.name,
+                row.client,
+                row.created_at
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, kind, game, stars, body, name, status, client, created_at FROM feedback
+             ORDER BY created_at DESC, id DESC LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map([limit], feedback_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "DELETE FROM feedback WHERE id = ?1 AND client = ?2",
+            params![id, client],
+        )? > 0)
+    }
+
+    fn set_feedback_status(&self, id: i64, status: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "UPDATE feedback SET status = ?2 WHERE id = ?1",
+            params![id, status],
+        )? > 0)
+    }
+
+    fn sweep_extras(&self, before: i64, finished_before: i64) -> Result<usize, StoreError> {
+        let conn = self.conn();
+        let mut n = conn.execute("DELETE FROM feedback WHERE created_at < ?1", [before])?;
+        n += conn.execute("DELETE FROM played WHERE at < ?1", [before])?;
+        n += conn.execute(
+            "DELETE FROM push_subscriptions WHERE code IN
+             (SELECT code FROM rooms WHERE status = 'finished' AND finished_at < ?1)",
+            [finished_before],
+        )?;
+        Ok(n)
+    }
+}
