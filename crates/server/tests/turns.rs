@@ -113,12 +113,15 @@ fn getrandom_fill(bytes: &mut [u8; 32], seed: u8) {
     bytes[0] = 0x3f;
 }
 
+/// The subscriptions made so far: endpoint path and browser.
+type Browsers = Arc<Mutex<Vec<(String, Arc<Browser>)>>>;
+
 /// The local push service: `/ok/{name}` answers 201, `/gone/{name}` 410.
 #[derive(Clone)]
 struct PushService {
     base: String,
     got: Arc<Mutex<Vec<Received>>>,
-    browsers: Arc<Mutex<Vec<(String, Arc<Browser>)>>>,
+    browsers: Browsers,
 }
 
 impl PushService {
