@@ -51,7 +51,7 @@ pub enum Level {
     Facile,
     /// A shallow search (a few plies) with some noise in its choice.
     Normal,
-    /// The full search on a quarter of the budget.
+    /// The full search on an eighth of the budget.
     Difficile,
     /// The full search on the whole budget.
     Expert,
@@ -97,7 +97,7 @@ impl Level {
                 noise: 8,
             },
             Level::Difficile => Plan {
-                share: 4,
+                share: 8,
                 max_depth: MAX_DEPTH,
                 noise: 0,
             },
