@@ -16,7 +16,7 @@
  * @typedef {{seat: number, at: Cube, king?: boolean}} CcPiece
  * @typedef {{square: number, color: 'white'|'black', king?: boolean}} DraughtsPiece
  * @typedef {{pieces: any[], inert?: Cube[], size?: number, fen?: string}} Board
- * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, outcome: Outcome|null}} GameView
+ * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, outcome: Outcome|null, turn_since?: number|null}} GameView
  * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null}} RoomView
  */
 

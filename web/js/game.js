@@ -8,7 +8,9 @@ import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
 import { place, reasonText, t } from './i18n.js';
+import { ago } from './games.js';
 import { colorOf, swatch } from './players.js';
+import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
 import { load, save } from './storage.js';
 
 /**
@@ -95,7 +97,11 @@ export class GameView {
     if (stillWaiting && this.sentMove) this.board?.showAt(this.sentMove);
     if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
     const wasMine = !!prev && !!prev.game_view && prev.game_view.to_move === prev.you && prev.status === 'playing';
-    if (mine && !wasMine) notifyTurn(room);
+    if (mine && !wasMine) {
+      notifyTurn(room);
+      if (prev) beep();
+      refreshBadge();
+    }
     this.renderStatus(room);
     this.renderStrip(room);
     this.renderOffer(room);
@@ -212,11 +218,11 @@ export class GameView {
     if (g.to_move === room.you) {
       this.status.classList.add('mine');
       const capture = room.game === 'draughts' && g.legal_moves.some((m) => m.captures && m.captures.length);
-      fill(this.status, sw, t('turn_you'), capture ? h('span', { class: 'status-note' }, t('must_capture')) : null);
+      fill(this.status, sw, t('turn_you'), capture ? h('span', { class: 'status-note' }, t('must_capture')) : null, since(room));
     } else if (s.kind === 'cpu') {
       fill(this.status, sw, t('turn_cpu_thinking', { name: seatName(room, s.seat) }));
     } else {
-      fill(this.status, sw, t('turn_other', { name: seatName(room, s.seat) }));
+      fill(this.status, sw, t('turn_other', { name: seatName(room, s.seat) }), since(room));
     }
   }
 
@@ -300,7 +306,19 @@ export class GameView {
       }
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
-    if ('Notification' in window && Notification.permission !== 'denied') {
+    if (room.you !== null && pushSupported() && Notification.permission !== 'denied') {
+      // Web Push for this seat: told even with the page closed (turn-by-turn games above all).
+      const on = isSubscribed(room.code);
+      items.push(h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(on), 'data-action': 'push',
+        onclick: async () => {
+          if (on) await disablePush(room.code);
+          else {
+            const r = await enablePush(room.code);
+            toast(t(r === 'ok' ? 'push_enabled' : r === 'denied' ? 'push_denied' : 'push_failed'), r === 'ok' ? 'good' : 'error');
+          }
+          this.renderActions(room);
+        } }, on ? t('push_off') : t('push_on')));
+    } else if ('Notification' in window && Notification.permission !== 'denied') {
       const on = load('notify') === '1' && Notification.permission === 'granted';
       items.push(h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(on), 'data-action': 'notify',
         onclick: async () => {
@@ -309,6 +327,12 @@ export class GameView {
           this.renderActions(room);
         } }, on ? t('notify_on') : t('notify_off')));
     }
+    items.push(h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(soundOn()), 'data-action': 'sound',
+      onclick: () => {
+        setSound(!soundOn());
+        if (soundOn()) beep();
+        this.renderActions(room);
+      } }, soundOn() ? t('sound_on') : t('sound_off')));
     fill(this.actions, items);
   }
 
@@ -381,6 +405,13 @@ export class GameView {
       h('div', { class: 'rematch' }, rematch),
       h('a', { class: 'btn ghost', href: '/' }, t('new_game')));
   }
+}
+
+/** « en attente depuis … » for turn-by-turn games. @param {RoomView} room */
+function since(room) {
+  const at = room.game_view && room.game_view.turn_since;
+  if (room.settings.rhythm !== 'turn' || typeof at !== 'number') return null;
+  return h('span', { class: 'status-note status-since', 'data-testid': 'turn-since', title: new Date(at).toLocaleString() }, t('waiting_since', { when: ago(at) }));
 }
 
 /** Tells a player whose page is in the background that it is their turn (if they asked). @param {RoomView} room */

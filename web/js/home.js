@@ -64,7 +64,7 @@ function myGames() {
         h('span', { class: 'my-game-state' }, state)));
     });
     if (!items.length) return;
-    fill(list, items);
+    fill(list, items, h('li', null, h('a', { href: '/games', class: 'btn ghost small', 'data-action': 'all-games' }, t('nav_games'))));
     box.hidden = false;
   })().catch(() => {});
   return box;

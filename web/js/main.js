@@ -1,10 +1,13 @@
 // @ts-check
 /** Entry point: header (navigation, name, language), router, page dispatch. */
 import { fill, h } from './dom.js';
+import { showGames } from './games.js';
 import { showHome } from './home.js';
 import { lang, onLangChange, setLang, t } from './i18n.js';
 import { askName } from './name.js';
 import { showPage } from './pages.js';
+import { onBadge, startBadge } from './push.js';
+import { showReviews } from './reviews.js';
 import { leaveRoom, rerenderRoom, showRoom } from './room.js';
 import { start } from './router.js';
 import { getName } from './storage.js';
@@ -18,7 +21,9 @@ let route = { name: 'home' };
 
 function renderChrome() {
   const name = getName();
+  const badge = h('span', { class: 'badge', 'data-testid': 'turn-badge', hidden: true });
   fill(nav,
+    h('a', { href: '/games', 'data-nav': 'games' }, t('nav_games'), badge),
     h('a', { href: '/rules', 'data-nav': 'rules' }, t('nav_rules')),
     h('a', { href: '/faq', 'data-nav': 'faq' }, t('nav_faq')),
     h('a', { href: '/data', 'data-nav': 'data', class: 'hide-narrow' }, t('nav_data')),
@@ -30,7 +35,13 @@ function renderChrome() {
     h('span', null, t('footer')),
     h('a', { href: '/rules' }, t('nav_rules')),
     h('a', { href: '/faq' }, t('nav_faq')),
+    h('a', { href: '/avis' }, t('nav_reviews')),
     h('a', { href: '/data' }, t('nav_data')));
+  onBadge((n) => {
+    badge.textContent = String(n);
+    badge.hidden = n === 0;
+    badge.title = t('badge_title', { n });
+  });
 }
 
 /** @param {import('./router.js').Route} r */
@@ -45,6 +56,8 @@ function show(r) {
   }
   leaveRoom();
   if (r.name === 'home') showHome(app);
+  else if (r.name === 'games') showGames(app);
+  else if (r.name === 'reviews') showReviews(app);
   else if (r.name === 'rules' || r.name === 'faq' || r.name === 'data') showPage(app, r.name);
   else fill(app, h('div', { class: 'card center' }, h('p', null, t('not_found')), h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
 }
@@ -57,3 +70,4 @@ onLangChange(() => {
 document.addEventListener('dames:name', renderChrome);
 
 start(show);
+startBadge();

@@ -1,7 +1,7 @@
 // @ts-check
-/** History-API router: `/`, `/r/{CODE}`, `/rules`, `/faq`, `/data`. */
+/** History-API router: `/`, `/r/{CODE}`, `/games`, `/avis`, `/rules`, `/faq`, `/data`. */
 
-/** @typedef {{name: 'home'} | {name: 'room', code: string} | {name: 'rules'} | {name: 'faq'} | {name: 'data'} | {name: 'notfound'}} Route */
+/** @typedef {{name: 'home'} | {name: 'room', code: string} | {name: 'rules'} | {name: 'faq'} | {name: 'data'} | {name: 'games'} | {name: 'reviews'} | {name: 'notfound'}} Route */
 
 /** @type {(route: Route) => void} */
 let onRoute = () => {};
@@ -9,7 +9,9 @@ let onRoute = () => {};
 /** @param {string} path @returns {Route} */
 export function parse(path) {
   const p = path.replace(/\/+$/, '') || '/';
-  if (p === '/' || p === '/index.html' || p === '/cpu' || p === '/games') return { name: 'home' };
+  if (p === '/' || p === '/index.html' || p === '/cpu') return { name: 'home' };
+  if (p === '/games') return { name: 'games' };
+  if (p === '/avis' || p === '/reviews') return { name: 'reviews' };
   const m = /^\/r\/([A-Za-z0-9]{6})$/.exec(p);
   if (m) return { name: 'room', code: m[1].toUpperCase() };
   if (p === '/rules') return { name: 'rules' };

@@ -57,6 +57,8 @@ const DRAUGHTS = [
 
 /** @type {Opt[]} */
 const COMMON = [
+  { id: 'rhythm', scope: 'top', names: ['rhythm'], type: 'select', label: 'opt_rhythm', help: 'opt_rhythm_help',
+    options: () => [{ value: 'live', label: t('rhythm_live') }, { value: 'turn', label: t('rhythm_turn') }] },
   { id: 'show_legal_moves', scope: 'top', names: ['show_legal_moves'], type: 'bool', label: 'opt_show_legal', help: 'opt_show_legal_help' },
   { id: 'rotate_first', scope: 'top', names: ['rotate_first'], type: 'bool', label: 'opt_rotate_first', help: 'opt_rotate_first_help' },
   { id: 'random_first', scope: 'top', names: ['random_first'], type: 'bool', label: 'opt_random_first', help: 'opt_random_first_help' },
@@ -101,6 +103,8 @@ function set(st, id, v) {
  */
 export function change(st, id, v) {
   let n = set(st, id, v);
+  // « Confirmer le coup » is on by default for turn-by-turn games.
+  if (id === 'rhythm') n = set(n, 'confirm_move', v === 'turn');
   if (id === 'swap' && v === true && get(n, 'anti_blocking') === true) n = set(n, 'anti_blocking', false);
   if (id === 'anti_blocking' && v === true && get(n, 'swap') === true) n = set(n, 'swap', false);
   // Chinese checkers' rules carry the first-player flags too; the server lets the rules' copy win.

@@ -21,6 +21,8 @@ pub const PAGES: &[&str] = &[
     "/faq",
     "/data",
     "/games",
+    "/avis",
+    "/reviews",
     "/r/{code}",
 ];
 

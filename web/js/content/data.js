@@ -18,7 +18,11 @@ export const DATA = `
 <li>The <strong>names you type</strong> when you take a seat, shown to the other people in that room.</li>
 <li>Each room’s code, settings, seats and the <strong>moves of its games</strong>.</li>
 <li>Hashes of seat tokens and the random browser id.</li>
-<li>Rate-limit counters (room creation, join attempts) are kept <strong>in memory only</strong> and vanish when the server restarts.</li>
+<li>Rate-limit counters (room creation, join attempts, reviews and requests per address) are kept <strong>in memory only</strong> and vanish when the server restarts.</li>
+<li>If you turn on notifications for a game: your browser’s <strong>push subscription</strong> for your seat (the address of your browser’s push service and the public keys that encrypt the messages). Messages are encrypted end to end: the push service cannot read them.</li>
+<li>That this browser (its random id) <strong>finished a game</strong> of Chinese checkers or draughts, so that it may review it.</li>
+<li><strong>Reviews and requests</strong> you write: the text, the rating, the name you give (optional), the status, and the random browser id (never shown, it lets you delete your own entries).</li>
+<li>The server’s own key for signing notifications (VAPID).</li>
 </ul>
 
 <h2>How long it is kept</h2>
@@ -26,7 +30,9 @@ export const DATA = `
 <tr><th>What</th><th>Deleted</th></tr>
 <tr><td>A room whose game never started</td><td>7 days after its last activity.</td></tr>
 <tr><td>A finished game</td><td>30 days after it ends.</td></tr>
-<tr><td>A game with no move for 45 days</td><td>It ends with no result, and is deleted 30 days later.</td></tr>
+<tr><td>A game with no move for 45 days (live or turn by turn)</td><td>It ends with no result, and is deleted 30 days later.</td></tr>
+<tr><td>A push subscription</td><td>As soon as the game ends, when your browser’s push service says it is gone, or when you press “Stop telling me”.</td></tr>
+<tr><td>A review or request, and the record that this browser finished a game</td><td>2 years after it was written. You can delete your own reviews and requests at any time on the reviews page.</td></tr>
 </table>
 <p>Deletion removes the room, its seats, names and moves from the database.</p>
 
