@@ -100,8 +100,9 @@ export class GameView {
     if (mine && !wasMine) {
       notifyTurn(room);
       if (prev) beep();
-      refreshBadge();
     }
+    // The header badge counts games waiting for me: a move may change it.
+    if (mine !== wasMine || fresh.length || (prev && prev.status !== room.status)) refreshBadge();
     this.renderStatus(room);
     this.renderStrip(room);
     this.renderOffer(room);

@@ -28,7 +28,8 @@ export function showHome(root) {
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
     myGames(),
     joinCard(),
-    howTo());
+    howTo(),
+    h('p', { class: 'center muted' }, h('a', { href: '/avis', 'data-action': 'reviews' }, t('home_reviews'))));
 }
 
 /** The three steps of playing with friends (seed 000's copy). */
