@@ -16,7 +16,6 @@ struct MaxN {
     clock: Clock,
     lists: Vec<MoveList>,
     order: Vec<Vec<(i32, Move)>>,
-    players: u8,
 }
 
 pub(super) fn analyse(
@@ -30,7 +29,6 @@ pub(super) fn analyse(
         clock,
         lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
         order: (0..MAX_PLY).map(|_| Vec::with_capacity(512)).collect(),
-        players: game.rules().players,
     };
     let mut result = None;
     for depth in 1..=max_depth.min(MAX_PLY as u32 - 1) {
@@ -128,6 +126,5 @@ impl MaxN {
         out.clear();
         out.extend(list.iter().map(|&mv| (gain(mv), mv)));
         out.sort_unstable_by_key(|&(g, mv)| (std::cmp::Reverse(g), mv));
-        let _ = self.players;
     }
 }

@@ -10,7 +10,7 @@ pub mod eval;
 mod maxn;
 pub(crate) mod search;
 
-use chinese_checkers::{Game, Move, Seat};
+use chinese_checkers::{Game, Move};
 
 use crate::time::Clock;
 use crate::{pick_best, pick_noisy, Analysis, Budget, Level, Limits, Rng};
@@ -233,11 +233,6 @@ pub fn greedy(game: &Game, seed: u64) -> Option<Move> {
         .collect();
     let mut rng = Rng::new(seed ^ game.hash());
     pick_best(&scores, &mut rng).map(|i| moves[i])
-}
-
-/// The seat to move, for callers that only hold a game.
-pub fn to_move(game: &Game) -> Seat {
-    game.to_move()
 }
 
 #[cfg(test)]

@@ -162,41 +162,71 @@ impl Searcher {
     }
 
     /// Minimax value for the root seat, within `(alpha, beta)`.
-    fn search(
-        &mut self,
-        game: &Game,
-        depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
-        ply: usize,
-    ) -> i32 {
+    fn search(&mut self, game: &Game, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = 0;
-        if self.clock.tick() {
-            return 0;
-        }
-        if let Some(v) = self.terminal(game, ply) {
+        if let Some(v) = self.leaf(game, depth, ply) {
             return v;
         }
         let hash = game.hash();
-        if self.line[..ply].contains(&hash) {
-            return 0;
-        }
-        self.line[ply] = hash;
-        if depth <= 0 || ply >= MAX_PLY {
-            return self.evaluate(game);
-        }
         let hit = self.tt.probe(hash, ply as i32);
         if let Some(v) = hit.and_then(|h| cutoff(&h, depth, alpha, beta)) {
             return v;
         }
         let mut order = std::mem::take(&mut self.order[ply]);
         self.generate(game, hit.map(|h| h.mv), ply, &mut order);
-        if order.is_empty() {
-            self.order[ply] = order;
+        let result = if order.is_empty() {
+            None
+        } else {
+            Some(self.moves(game, &mut order, depth, alpha, beta, ply))
+        };
+        self.order[ply] = order;
+        let Some((best, best_move)) = result else {
             return self.evaluate(game);
+        };
+        if self.clock.stopped() {
+            return 0;
         }
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let mv = best_move.map_or(0, code);
+        self.tt.store(hash, depth, ply as i32, best, bound, mv);
+        best
+    }
+
+    /// The value of a node that is not searched further: stopped, decided, repeated on the
+    /// line, or at the horizon. Records the node on the line otherwise.
+    fn leaf(&mut self, game: &Game, depth: i32, ply: usize) -> Option<i32> {
+        if self.clock.tick() {
+            return Some(0);
+        }
+        if let Some(v) = self.terminal(game, ply) {
+            return Some(v);
+        }
+        let hash = game.hash();
+        if self.line[..ply].contains(&hash) {
+            return Some(0);
+        }
+        self.line[ply] = hash;
+        (depth <= 0 || ply >= MAX_PLY).then(|| self.evaluate(game))
+    }
+
+    /// Searches the ordered moves of a node: the best value and move (the mover maximises when
+    /// it is the root seat, minimises otherwise; opponents try their `reply_beam` best moves).
+    fn moves(
+        &mut self,
+        game: &Game,
+        order: &mut [(i32, Move)],
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> (i32, Option<Move>) {
         let maximising = game.to_move() == self.root;
-        let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximising { -INF } else { INF };
         let mut best_move = None;
         let width = if maximising {
@@ -205,28 +235,19 @@ impl Searcher {
             order.len().min(self.reply_beam)
         };
         for i in 0..width {
-            let (key, mv) = pick(&mut order, i);
+            let (key, mv) = pick(order, i);
             if i > 0 && depth <= 2 && key < BACKWARD_PRUNE {
                 break; // the rest are further back still
             }
             let mut child = *game;
             child.play_unchecked(mv);
-            let reduce = if depth >= 3 && i >= LMR_AFTER && key < KILLER {
-                1 + i32::from(i >= 4 * LMR_AFTER)
-            } else {
-                0
-            };
+            let reduce = reduction(depth, i, key);
             let score =
                 self.child_value(&child, depth, reduce, alpha, beta, ply, i == 0, maximising);
             if self.clock.stopped() {
                 break;
             }
-            let better = if maximising {
-                score > best
-            } else {
-                score < best
-            };
-            if better {
+            if (maximising && score > best) || (!maximising && score < best) {
                 best = score;
                 best_move = Some(mv);
                 if maximising {
@@ -241,26 +262,7 @@ impl Searcher {
                 break;
             }
         }
-        self.order[ply] = order;
-        if self.clock.stopped() {
-            return 0;
-        }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta0 {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        self.tt.store(
-            hash,
-            depth,
-            ply as i32,
-            best,
-            bound,
-            best_move.map_or(0, code),
-        );
-        best
+        (best, best_move)
     }
 
     /// PVS for one child: the first move with the full window, the others with a null window
@@ -338,6 +340,15 @@ impl Searcher {
         }
         let h = &mut self.history[code_index(mv)];
         *h = (*h + depth * depth).min(1 << 22);
+    }
+}
+
+/// Late-move reduction of the `i`-th move (ordering key `key`) at `depth`.
+fn reduction(depth: i32, i: usize, key: i32) -> i32 {
+    if depth >= 3 && i >= LMR_AFTER && key < KILLER {
+        1 + i32::from(i >= 4 * LMR_AFTER)
+    } else {
+        0
     }
 }
 

@@ -1,5 +1,5 @@
 use super::*;
-use chinese_checkers::{Camp, Cell, Ending, RuleSet, Rules, UnusedCamps};
+use chinese_checkers::{Camp, Cell, Ending, RuleSet, Rules, Seat, UnusedCamps};
 use std::time::Duration;
 
 fn limits(seed: u64) -> Limits {

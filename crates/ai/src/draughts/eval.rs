@@ -62,9 +62,9 @@ fn side<B: Board>(pos: &Position<B>, color: Color) -> i32 {
     let enemy_kings = pos.kings_of(color.opponent());
     let n = B::N;
     let mut v = men.count() as i32 * MAN + kings.count() as i32 * KING;
-    let (fwd, back) = match color {
-        Color::White => ([UP_LEFT, UP_RIGHT], [DOWN_LEFT, DOWN_RIGHT]),
-        Color::Black => ([DOWN_LEFT, DOWN_RIGHT], [UP_LEFT, UP_RIGHT]),
+    let fwd = match color {
+        Color::White => [UP_LEFT, UP_RIGHT],
+        Color::Black => [DOWN_LEFT, DOWN_RIGHT],
     };
     let supported = B::step(men, fwd[0]) & B::step(men, fwd[1]);
     for bit in men.iter() {
@@ -90,7 +90,6 @@ fn side<B: Board>(pos: &Position<B>, color: Color) -> i32 {
             v += (RUNAWAY - RUNAWAY_ROW * to_go as i32).max(0);
         }
     }
-    let _ = back;
     v
 }
 

@@ -37,6 +37,14 @@ pub(crate) struct Searcher<B: Board> {
     root_depth: i32,
 }
 
+/// A node being searched.
+struct Node<'a, B: Board> {
+    pos: &'a Position<B>,
+    hash: u64,
+    depth: i32,
+    ply: usize,
+}
+
 /// Index of a move in the table-move encoding: its place in the generated list.
 fn index_of<B: Board>(list: &[Move<B>], mv: Move<B>) -> u16 {
     list.iter()
@@ -145,31 +153,20 @@ impl<B: Board> Searcher<B> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// Negamax value for the side to move, within `(alpha, beta)`; at `depth <= 0` only
+    /// positions with captures are searched on (quiescence).
     fn search(
         &mut self,
         pos: &Position<B>,
         hash: u64,
         mut depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
         self.pv_len[ply] = 0;
-        if self.clock.tick() {
-            return 0;
-        }
-        if self.repeated(ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(pos);
-        }
-        let captures = pos.has_captures();
-        if depth <= 0 && !captures {
-            if !pos.has_any_move() {
-                return -WIN + ply as i32;
-            }
-            return evaluate(pos);
+        if let Some(v) = self.leaf(pos, depth, ply) {
+            return v;
         }
         let quiescence = depth <= 0;
         let hit = self.tt.probe(hash, ply as i32);
@@ -185,58 +182,24 @@ impl<B: Board> Searcher<B> {
             return -WIN + ply as i32;
         }
         if list.len() == 1 && !quiescence && ply < 2 * self.root_depth as usize + 4 {
-            depth += 1;
+            depth += 1; // single reply
         }
         let mut order = std::mem::take(&mut self.order[ply]);
         self.score_moves(&list, hit.map(|h| h.mv), ply, &mut order);
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_index = u16::MAX;
-        let base = self.path.len();
-        for i in 0..order.len() {
-            let (key, mv) = pick(&mut order, i);
-            let child = pos.play_unchecked(mv);
-            let h = hash ^ pos.zobrist_delta(mv);
-            self.push(pos, mv, h, ply + 1);
-            let d = depth - 1;
-            let score = if i == 0 {
-                -self.search(&child, h, d, -beta, -alpha, ply + 1)
-            } else {
-                let reduce = i32::from(depth >= 3 && i >= LMR_AFTER && key < KILLER);
-                let mut s = -self.search(&child, h, d - reduce, -alpha - 1, -alpha, ply + 1);
-                if reduce > 0 && s > alpha && !self.clock.stopped() {
-                    s = -self.search(&child, h, d, -alpha - 1, -alpha, ply + 1);
-                }
-                if s > alpha && s < beta && !self.clock.stopped() {
-                    s = -self.search(&child, h, d, -beta, -alpha, ply + 1);
-                }
-                s
-            };
-            self.path.truncate(base);
-            if self.clock.stopped() {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_index = index_of(&list, mv);
-                if score > alpha {
-                    alpha = score;
-                    self.set_pv(ply, mv);
-                }
-            }
-            if alpha >= beta {
-                if !mv.is_capture() {
-                    self.reward(mv, ply, depth);
-                }
-                break;
-            }
-        }
+        let node = Node {
+            pos,
+            hash,
+            depth,
+            ply,
+        };
+        let (best, best_move) = self.moves(&node, &mut order, alpha, beta);
+        let best_index = best_move.map_or(u16::MAX, |mv| index_of(&list, mv));
         self.lists[ply] = list;
         self.order[ply] = order;
         if self.clock.stopped() {
             return 0;
         }
-        let bound = if best <= alpha0 {
+        let bound = if best <= alpha {
             Bound::Upper
         } else if best >= beta {
             Bound::Lower
@@ -246,6 +209,90 @@ impl<B: Board> Searcher<B> {
         self.tt
             .store(hash, depth.max(0), ply as i32, best, bound, best_index);
         best
+    }
+
+    /// The value of a node not searched further: stopped, repeated, too deep, or quiet at the
+    /// horizon (lost if the side to move cannot move).
+    fn leaf(&mut self, pos: &Position<B>, depth: i32, ply: usize) -> Option<i32> {
+        if self.clock.tick() || self.repeated(ply) {
+            return Some(0);
+        }
+        if ply >= MAX_PLY {
+            return Some(evaluate(pos));
+        }
+        if depth <= 0 && !pos.has_captures() {
+            if !pos.has_any_move() {
+                return Some(-WIN + ply as i32);
+            }
+            return Some(evaluate(pos));
+        }
+        None
+    }
+
+    /// Searches the ordered moves of a node: the best value and move.
+    fn moves(
+        &mut self,
+        node: &Node<'_, B>,
+        order: &mut [(i32, Move<B>)],
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<Move<B>>) {
+        let mut best = -INF;
+        let mut best_move = None;
+        let base = self.path.len();
+        for i in 0..order.len() {
+            let (key, mv) = pick(order, i);
+            let score = self.child(node, mv, i, key, alpha, beta);
+            self.path.truncate(base);
+            if self.clock.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(node.ply, mv);
+                }
+            }
+            if alpha >= beta {
+                if !mv.is_capture() {
+                    self.reward(mv, node.ply, node.depth);
+                }
+                break;
+            }
+        }
+        (best, best_move)
+    }
+
+    /// PVS for the `i`-th move: full window first, then a null window (reduced when late and
+    /// quiet), re-searched when it may improve.
+    fn child(
+        &mut self,
+        node: &Node<'_, B>,
+        mv: Move<B>,
+        i: usize,
+        key: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (pos, ply, depth) = (node.pos, node.ply, node.depth);
+        let child = pos.play_unchecked(mv);
+        let h = node.hash ^ pos.zobrist_delta(mv);
+        self.push(pos, mv, h, ply + 1);
+        let d = depth - 1;
+        if i == 0 {
+            return -self.search(&child, h, d, -beta, -alpha, ply + 1);
+        }
+        let reduce = i32::from(depth >= 3 && i >= LMR_AFTER && key < KILLER);
+        let mut s = -self.search(&child, h, d - reduce, -alpha - 1, -alpha, ply + 1);
+        if reduce > 0 && s > alpha && !self.clock.stopped() {
+            s = -self.search(&child, h, d, -alpha - 1, -alpha, ply + 1);
+        }
+        if s > alpha && s < beta && !self.clock.stopped() {
+            s = -self.search(&child, h, d, -beta, -alpha, ply + 1);
+        }
+        s
     }
 
     fn score_moves(
