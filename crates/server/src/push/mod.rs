@@ -363,3 +363,25 @@ impl Worker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_endpoint;
+
+    #[test]
+    fn endpoints_must_be_https_to_public_hosts() {
+        assert!(check_endpoint("https://push.example.net/send/abc", false).is_ok());
+        assert!(check_endpoint("http://push.example.net/send/abc", false).is_err());
+        assert!(check_endpoint("http://127.0.0.1:9/x", false).is_err());
+        assert!(check_endpoint("http://127.0.0.1:9/x", true).is_ok());
+        assert!(check_endpoint("http://[::1]:9/x", true).is_ok());
+        assert!(check_endpoint("http://push.example.net/x", true).is_err());
+        assert!(check_endpoint("https://10.0.0.1/x", false).is_err());
+        assert!(check_endpoint("https://192.168.1.2/x", true).is_err());
+        assert!(check_endpoint("https://user:pw@push.example.net/x", false).is_err());
+        assert!(check_endpoint("ftp://push.example.net/x", false).is_err());
+        assert!(check_endpoint("not a url", false).is_err());
+        let long = format!("https://push.example.net/{}", "a".repeat(1100));
+        assert!(check_endpoint(&long, false).is_err());
+    }
+}
