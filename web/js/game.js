@@ -101,6 +101,10 @@ export class GameView {
       notifyTurn(room);
       if (prev) beep();
     }
+    // A rematch starts a new game: the server forgot the subscription with the last one.
+    if (prev && prev.status === 'finished' && room.status === 'playing' && room.you !== null && pushSupported() && isSubscribed(room.code)) {
+      enablePush(room.code);
+    }
     // The header badge counts games waiting for me: a move may change it.
     if (mine !== wasMine || fresh.length || (prev && prev.status !== room.status)) refreshBadge();
     this.renderStatus(room);

@@ -526,3 +526,63 @@ async fn a_review_needs_a_finished_game_and_requests_are_limited_and_kept_as_tex
         .await;
     assert!(del.status.is_success());
 }
+
+#[tokio::test]
+async fn a_live_game_pushes_only_to_a_player_with_no_open_page_and_a_seat_left_forgets_its_subscription(
+) {
+    let push = PushService::start().await;
+    let server = Server::start_with(|c| c.push.allow_loopback_http = true).await;
+    let mut a = browser_client(&server, "dddddddddddddddddddddddddddddddd");
+    let room = a.create(json!({"game": "draughts", "name": "Ana"})).await;
+    assert_eq!(room["settings"]["rhythm"], "live");
+    assert_eq!(room["settings"]["confirm_move"], false);
+    let code = a.code.clone().unwrap();
+    // A guest subscribes in the lobby, then leaves the seat: the subscription goes too.
+    let mut c = browser_client(&server, "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+    c.join(&code, "Cy").await;
+    c.act("push", push.subscribe("ok", "cy", 5)).await.ok();
+    c.act("leave", json!({})).await.ok();
+    let conn = rusqlite::Connection::open(&server.db).unwrap();
+    let subs = |conn: &rusqlite::Connection| -> i64 {
+        conn.query_row(
+            "SELECT count(*) FROM push_subscriptions WHERE code = ?1",
+            [&code],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    wait_until("the subscription of a seat left is deleted", || async {
+        subs(&conn) == 0
+    })
+    .await;
+
+    let mut b = browser_client(&server, "ffffffffffffffffffffffffffffffff");
+    b.join(&code, "Bo").await;
+    a.start().await;
+    a.act("push", push.subscribe("ok", "ana", 6)).await.ok();
+    b.act("push", push.subscribe("ok", "bo", 7)).await.ok();
+    // Ana has the room open, Bo does not.
+    let mut ws = a.ws(0).await;
+    ws.state_where(|r| r["seats"][a.seat.unwrap() as usize]["online"] == true)
+        .await;
+    let mut rng = Lcg(11);
+    let mut turns_of = [0usize; 2];
+    for _ in 0..4 {
+        let moved = play_one(&a, &b, &mut rng).await;
+        turns_of[1 - moved as usize] += 1;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let bo_seat = b.seat.unwrap() as usize;
+    wait_until("Bo's pushes", || async {
+        push.received("/ok/bo").len() >= turns_of[bo_seat]
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(push.received("/ok/bo").len(), turns_of[bo_seat]);
+    assert_eq!(
+        push.received("/ok/ana").len(),
+        0,
+        "an open page needs no push"
+    );
+    drop(ws);
+}

@@ -97,6 +97,8 @@ enum Job {
         seat: i64,
         payload: Value,
     },
+    /// The person of a seat left it (or was kicked): their subscription goes with them.
+    Forget { code: String, seat: i64 },
     /// The game of `code` ended: these seats are told, then the room's subscriptions deleted;
     /// `clients` finished a game of kind `game`.
     Finished {
@@ -156,6 +158,16 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
         .collect();
     let url = format!("/r/{}", room.code);
     let mut out = Vec::new();
+    for (_, e) in events {
+        if e.get("kind").and_then(Value::as_str) == Some("left") {
+            if let Some(seat) = e.get("seat").and_then(Value::as_i64) {
+                out.push(Job::Forget {
+                    code: room.code.clone(),
+                    seat,
+                });
+            }
+        }
+    }
     if kinds.contains(&"finished") {
         // The seat that ended it (a last move or a resignation) knows already.
         let actor = events.iter().rev().find_map(|(_, e)| {
@@ -232,6 +244,12 @@ impl Worker {
         let this = Arc::new(self);
         while let Some(job) = rx.recv().await {
             match job {
+                Job::Forget { code, seat } => {
+                    let store = this.store.clone();
+                    if let Err(err) = blocking(move || store.delete_push_seat(&code, seat)).await {
+                        tracing::error!("forgetting a subscription: {err}");
+                    }
+                }
                 Job::Notify {
                     code,
                     seat,

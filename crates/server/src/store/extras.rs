@@ -169,10 +169,15 @@ impl Extras for SqliteStore {
     }
 
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
+        // The record, or a room still kept whose (first) game this browser finished.
         Ok(self
             .conn()
             .query_row(
-                "SELECT 1 FROM played WHERE client = ?1 AND game = ?2",
+                "SELECT 1 FROM played WHERE client = ?1 AND game = ?2
+                 UNION ALL
+                 SELECT 1 FROM seats s JOIN rooms r ON r.code = s.code
+                 WHERE s.client = ?1 AND r.game = ?2 AND (r.status = 'finished' OR r.game_no > 1)
+                 LIMIT 1",
                 [client, game],
                 |_| Ok(()),
             )
