@@ -32,6 +32,13 @@ pub struct Args {
     /// How often the retention job runs.
     #[arg(long, default_value = "1h", value_parser = parse_duration)]
     pub sweep_every: Duration,
+    /// Reviews, requests and "finished a game" records are deleted this long after they were written.
+    #[arg(long, default_value = "730d", value_parser = parse_duration)]
+    pub feedback_retention: Duration,
+    /// Contact given to push services with every notification (VAPID `sub`: `mailto:` or an
+    /// https URL; default: the public URL).
+    #[arg(long, env = "DAMES_PUSH_SUBJECT")]
+    pub push_subject: Option<String>,
     /// Turn off the rate limits (local load tests only).
     #[arg(long)]
     pub no_rate_limits: bool,
@@ -72,6 +79,14 @@ impl Args {
         config.retention.finished = self.finished_retention;
         config.retention.idle = self.idle_limit;
         config.retention.sweep_every = self.sweep_every;
+        config.retention.feedback = self.feedback_retention;
+        if let Some(subject) = self.push_subject.clone().or_else(|| {
+            self.public_url
+                .clone()
+                .filter(|u| u.starts_with("https://"))
+        }) {
+            config.push.subject = subject;
+        }
         config.limits.enabled = !self.no_rate_limits;
         config.cpu_workers = self.cpu_workers.clamp(1, 8);
         config
