@@ -25,12 +25,16 @@ export function showReviews(root) {
     h('p', { class: 'muted' }, t('reviews_intro')),
     h('h2', null, t('review_write')), reviewBox,
     h('h2', null, t('request_write')), requestBox,
-    h('h2', null, t('nav_reviews')), list));
+    h('h2', null, t('reviews_published')), list));
   const reload = async () => {
     /** @type {{entries: Entry[], can_review: {cc: boolean, draughts: boolean}}} */
     const data = await request('GET', '/api/feedback');
     const games = /** @type {('cc'|'draughts')[]} */ (['cc', 'draughts']).filter((g) => data.can_review[g]);
-    fill(reviewBox, games.length ? form('review', games, reload) : h('p', { class: 'muted', 'data-testid': 'review-locked' }, t('review_locked')));
+    const locked = /** @type {('cc'|'draughts')[]} */ (['cc', 'draughts']).filter((g) => !data.can_review[g]);
+    fill(reviewBox,
+      games.length ? form('review', games, reload) : null,
+      locked.length ? h('ul', { class: 'muted', 'data-testid': 'review-locked' },
+        locked.map((g) => h('li', null, t(g === 'cc' ? 'cc_name' : 'dr_name'), lang() === 'fr' ? '\u00a0: ' : ': ', t('review_locked')))) : null);
     fill(list, data.entries.length ? data.entries.map((e) => entry(e, reload)) : h('li', { class: 'muted' }, t('reviews_none')));
   };
   fill(requestBox, form('request', [], reload));
@@ -43,7 +47,8 @@ export function showReviews(root) {
 function form(which, games, reload) {
   const review = which === 'review';
   const kind = h('select', { name: 'kind' }, ['request', 'problem', 'rule'].map((k) => h('option', { value: k }, t(/** @type {any} */ ('kind_' + k)))));
-  const game = h('select', { name: 'game' }, games.map((g) => h('option', { value: g }, t(g === 'cc' ? 'cc_name' : 'dr_name'))));
+  const choices = review ? games : /** @type {('cc'|'draughts'|'')[]} */ (['', 'cc', 'draughts']);
+  const game = h('select', { name: 'game' }, choices.map((g) => h('option', { value: g }, t(g === 'cc' ? 'cc_name' : g === 'draughts' ? 'dr_name' : 'request_game_any'))));
   const stars = h('select', { name: 'stars' }, [5, 4, 3, 2, 1].map((n) => h('option', { value: String(n) }, '★'.repeat(n))));
   const text = h('textarea', { name: 'text', maxlength: 2000, rows: 4, required: true });
   const name = h('input', { name: 'name', type: 'text', maxlength: 24, value: getName() });
@@ -53,7 +58,8 @@ function form(which, games, reload) {
       kind: review ? 'review' : /** @type {HTMLSelectElement} */ (kind).value,
       text: /** @type {HTMLTextAreaElement} */ (text).value,
       name: /** @type {HTMLInputElement} */ (name).value.trim() || undefined,
-      ...(review ? { game: /** @type {HTMLSelectElement} */ (game).value, stars: Number(/** @type {HTMLSelectElement} */ (stars).value) } : {}),
+      game: /** @type {HTMLSelectElement} */ (game).value || undefined,
+      ...(review ? { stars: Number(/** @type {HTMLSelectElement} */ (stars).value) } : {}),
     };
     try {
       await request('POST', '/api/feedback', body);
@@ -66,7 +72,8 @@ function form(which, games, reload) {
   };
   const field = (/** @type {string} */ label, /** @type {HTMLElement} */ control) => h('label', { class: 'field' }, h('span', null, label), control);
   return h('form', { class: `feedback-form form-${which}`, 'data-testid': `form-${which}`, onsubmit: submit },
-    review ? field(t('review_game'), game) : field(t('request_write'), kind),
+    review ? null : field(t('request_write'), kind),
+    field(t('review_game'), game),
     review ? field(t('review_stars'), stars) : null,
     field(t('review_text'), text),
     field(t('review_name'), name),
