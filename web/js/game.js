@@ -8,7 +8,7 @@ import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
 import { place, reasonText, t } from './i18n.js';
-import { ago } from './games.js';
+import { at } from './games.js';
 import { colorOf, swatch } from './players.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
 import { load, save } from './storage.js';
@@ -414,9 +414,9 @@ export class GameView {
 
 /** « en attente depuis … » for turn-by-turn games. @param {RoomView} room */
 function since(room) {
-  const at = room.game_view && room.game_view.turn_since;
-  if (room.settings.rhythm !== 'turn' || typeof at !== 'number') return null;
-  return h('span', { class: 'status-note status-since', 'data-testid': 'turn-since', title: new Date(at).toLocaleString() }, t('waiting_since', { when: ago(at) }));
+  const since = room.game_view && room.game_view.turn_since;
+  if (room.settings.rhythm !== 'turn' || typeof since !== 'number') return null;
+  return h('span', { class: 'status-note status-since', 'data-testid': 'turn-since', title: new Date(since).toLocaleString() }, t('waiting_since', { when: at(since) }));
 }
 
 /** Tells a player whose page is in the background that it is their turn (if they asked). @param {RoomView} room */

@@ -21,6 +21,14 @@ export function ago(ms) {
   return rtf.format(-Math.round(s / 86400), 'day');
 }
 
+/** A moment as a clock time today, else a date: « en attente depuis 14:03 ». @param {number} ms */
+export function at(ms) {
+  const d = new Date(ms);
+  return d.toDateString() === new Date().toDateString()
+    ? d.toLocaleTimeString(lang(), { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(lang(), { day: 'numeric', month: 'short' });
+}
+
 /** @param {HTMLElement} root */
 export function showGames(root) {
   document.title = `${t('games_title')} · Dames`;

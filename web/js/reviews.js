@@ -72,7 +72,7 @@ function form(which, games, reload) {
   };
   const field = (/** @type {string} */ label, /** @type {HTMLElement} */ control) => h('label', { class: 'field' }, h('span', null, label), control);
   return h('form', { class: `feedback-form form-${which}`, 'data-testid': `form-${which}`, onsubmit: submit },
-    review ? null : field(t('request_write'), kind),
+    review ? null : field(t('request_kind'), kind),
     field(t('review_game'), game),
     review ? field(t('review_stars'), stars) : null,
     field(t('review_text'), text),
