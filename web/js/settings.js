@@ -134,7 +134,8 @@ export function change(st, id, v) {
  * @param {(s: Settings) => void} onChange
  */
 export function settingsForm(game, st, editable, onChange) {
-  const opts = [...(game === 'cc' ? CC : DRAUGHTS), ...COMMON];
+  // The rhythm first: it is the first choice at room creation (live or turn by turn).
+  const opts = [...COMMON.filter((o) => o.id === 'rhythm'), ...(game === 'cc' ? CC : DRAUGHTS), ...COMMON.filter((o) => o.id !== 'rhythm')];
   const rows = [];
   const known = new Set(['rules:rotate_first_player', 'rules:random_first_player']);
   for (const o of opts) {
