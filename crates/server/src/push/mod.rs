@@ -186,7 +186,9 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
         let mut clients = Vec::new();
         for (n, seat) in room.seats.iter().enumerate() {
             if let Occupant::Human { client, .. } = &seat.occupant {
-                if Some(n as i64) != actor {
+                // Like a turn: live players with the page open see the end there.
+                let away = room.settings.rhythm == Rhythm::Turn || seat.connections == 0;
+                if Some(n as i64) != actor && away {
                     seats.push(n as i64);
                 }
                 clients.extend(client.clone());
