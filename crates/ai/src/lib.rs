@@ -3,9 +3,10 @@
 //! One entry point per game, used by the server for CPU seats and hints, by `dames selfplay` and
 //! by `dames hub`:
 //! - [`cc::choose`] / [`cc::analyse`]: Chinese checkers. Two players: iterative-deepening PVS with
-//!   a transposition table; three to six players: paranoid search (or max^n, see
-//!   [`cc::MultiSearch`]), both on the same evaluation (distance to the destination camp,
-//!   stragglers, lanes). [`cc::greedy`] is the one-ply reference player of the ladder.
+//!   a transposition table; three to six players: focused paranoid search (opponents answer with
+//!   their few most plausible moves; plain paranoid and max^n in [`cc::MultiSearch`]), all on
+//!   the same evaluation (distance to the destination camp, stragglers, jump lanes).
+//!   [`cc::greedy`] is the one-ply reference player of the ladder.
 //! - [`draughts::choose`] / [`draughts::analyse`]: draughts on every board size. PVS with
 //!   iterative deepening, transposition table, capture quiescence, killers and history, an
 //!   evaluation with material, kings, tempo, centre, outposts and runaway men, and repetition

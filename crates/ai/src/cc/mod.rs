@@ -1,10 +1,11 @@
 //! The Chinese checkers players (RULES.md part 1): [`choose`] for the server, [`analyse`] for the
 //! evaluation and principal variation, [`greedy`] as the reference baseline.
 //!
-//! Two players: iterative-deepening PVS ([`search`]). Three to six: the paranoid search by
-//! default, or max^n ([`MultiSearch`]); both use the evaluation of [`eval`], which reads each
-//! seat's real destination camps from the rules, so every rule option (sets, 15 pieces, Japanese
-//! king, swaps …) is handled by the rules engine's move generator and the camps it reports.
+//! Two players: iterative-deepening PVS (`search`). Three to six: the focused paranoid search
+//! by default, or plain paranoid, or max^n ([`MultiSearch`]); all use the evaluation of
+//! [`eval`], which reads each seat's real destination camps from the rules, so every rule option
+//! (sets, 15 pieces, Japanese king, swaps …) is handled by the rules engine's move generator and
+//! the camps it reports.
 
 pub mod eval;
 mod maxn;
