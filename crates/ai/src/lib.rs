@@ -52,7 +52,8 @@ pub enum Level {
     Facile,
     /// A shallow search (a few plies) with some noise in its choice.
     Normal,
-    /// The full search on an eighth of the budget.
+    /// The full search on an eighth of the budget (plain paranoid with 3–6 Chinese checkers
+    /// players).
     Difficile,
     /// The full search on the whole budget.
     Expert,
@@ -91,21 +92,25 @@ impl Level {
                 share: 16,
                 max_depth: 1,
                 noise: 60,
+                focused: true,
             },
             Level::Normal => Plan {
                 share: 16,
                 max_depth: 2,
                 noise: 8,
+                focused: true,
             },
             Level::Difficile => Plan {
                 share: 8,
                 max_depth: MAX_DEPTH,
                 noise: 0,
+                focused: false,
             },
             Level::Expert => Plan {
                 share: 1,
                 max_depth: MAX_DEPTH,
                 noise: 0,
+                focused: true,
             },
         }
     }
@@ -125,6 +130,9 @@ pub struct Plan {
     /// Root noise: moves within about this many centi-units of the best may be picked, with
     /// weights falling with the loss (0: always the best).
     pub noise: i32,
+    /// Chinese checkers with 3–6 players: whether the default search is the focused paranoid
+    /// one (Difficile plays plain paranoid, see docs/ai.md).
+    pub focused: bool,
 }
 
 /// Default budget when [`Limits::time`] is zero: 2 s a move.

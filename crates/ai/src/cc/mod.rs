@@ -82,7 +82,7 @@ pub fn analyse_with(
         maxn::analyse(game, &mut moves, clock, max_depth)
     } else {
         let beam = match multi {
-            MultiSearch::Focused if game.rules().players > 2 => REPLY_BEAM,
+            MultiSearch::Focused if game.rules().players > 2 && plan.focused => REPLY_BEAM,
             _ => usize::MAX,
         };
         deepen(
