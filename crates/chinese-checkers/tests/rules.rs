@@ -4,6 +4,15 @@ use chinese_checkers::{Camp, Cell, Ending, Finished, Game, IllegalMove, Move, Ru
 
 type C = (i32, i32, i32);
 
+/// The starting position for `players` with default rules, `first` to move.
+fn start(players: u8, first: u8) -> Game {
+    let rules = Rules {
+        players,
+        ..Rules::default()
+    };
+    Game::new(rules, Seat(first)).unwrap()
+}
+
 fn cell((x, y, z): C) -> Cell {
     Cell::from_cube(x, y, z).unwrap_or_else(|| panic!("({x},{y},{z}) is not a hole"))
 }
@@ -627,14 +636,7 @@ fn resign_two_players_other_wins() {
 
 #[test]
 fn resign_three_players_removes_pieces_takes_last_place() {
-    let mut game = Game::new(
-        Rules {
-            players: 3,
-            ..Rules::default()
-        },
-        Seat(0),
-    )
-    .unwrap();
+    let mut game = start(3, 0);
     let events = game.resign(Seat(1)).unwrap();
     assert!(events.outcome.is_none());
     assert_eq!(game.place(Seat(1)), Some(3));
@@ -653,14 +655,7 @@ fn resign_three_players_removes_pieces_takes_last_place() {
 
 #[test]
 fn resign_of_the_side_to_move_passes_the_turn() {
-    let mut game = Game::new(
-        Rules {
-            players: 4,
-            ..Rules::default()
-        },
-        Seat(0),
-    )
-    .unwrap();
+    let mut game = start(4, 0);
     game.resign(Seat(0)).unwrap();
     assert_eq!(game.to_move(), Seat(1));
     assert_eq!(game.place(Seat(0)), Some(4));
@@ -668,14 +663,7 @@ fn resign_of_the_side_to_move_passes_the_turn() {
 
 #[test]
 fn abandon_has_no_result() {
-    let mut game = Game::new(
-        Rules {
-            players: 4,
-            ..Rules::default()
-        },
-        Seat(0),
-    )
-    .unwrap();
+    let mut game = start(4, 0);
     let outcome = game.abandon().unwrap();
     assert_eq!(outcome.ending(), Ending::Abandoned);
     assert_eq!(outcome.places(), None);
@@ -782,14 +770,7 @@ fn hash_is_incremental_and_depends_on_side_to_move() {
 
 #[test]
 fn first_seat_moves_first() {
-    let game = Game::new(
-        Rules {
-            players: 3,
-            ..Rules::default()
-        },
-        Seat(2),
-    )
-    .unwrap();
+    let game = start(3, 2);
     assert_eq!(game.to_move(), Seat(2));
     assert!(game
         .legal_moves_vec()
@@ -835,14 +816,7 @@ fn serde_forms_use_cube_coordinates() {
 
 #[test]
 fn resigning_twice_or_after_the_end_is_refused() {
-    let mut game = Game::new(
-        Rules {
-            players: 3,
-            ..Rules::default()
-        },
-        Seat(0),
-    )
-    .unwrap();
+    let mut game = start(3, 0);
     game.resign(Seat(2)).unwrap();
     assert_eq!(
         game.resign(Seat(2)),
@@ -875,14 +849,7 @@ fn several_passes_are_reported_in_turn_order() {
 
 #[test]
 fn moves_grouped_by_piece_match_the_list() {
-    let game = Game::new(
-        Rules {
-            players: 3,
-            ..Rules::default()
-        },
-        Seat(0),
-    )
-    .unwrap();
+    let game = start(3, 0);
     let mut grouped = Vec::new();
     game.for_each_piece_move(|from, to| grouped.extend(to.map(|t| Move::new(from, t))));
     assert_eq!(grouped, game.legal_moves_vec());
