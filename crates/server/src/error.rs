@@ -63,6 +63,9 @@ pub enum AppError {
     /// A review needs a finished game of that kind played in this browser.
     #[error("you can review a game after having played one to the end in this browser")]
     NotPlayed,
+    /// The room's settings turn hints off.
+    #[error("hints are turned off in this room")]
+    HintsOff,
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -90,6 +93,7 @@ impl AppError {
             Self::NotFound => "not_found",
             Self::Invalid(_) => "invalid_input",
             Self::NotPlayed => "not_played",
+            Self::HintsOff => "hints_off",
             Self::Internal => "internal",
         }
     }
@@ -107,9 +111,11 @@ impl AppError {
             | Self::WrongState(_)
             | Self::NotYourTurn
             | Self::NotEnoughPlayers => StatusCode::CONFLICT,
-            Self::NotSeated | Self::NotHost | Self::TokenMismatch | Self::NotPlayed => {
-                StatusCode::FORBIDDEN
-            }
+            Self::NotSeated
+            | Self::NotHost
+            | Self::TokenMismatch
+            | Self::NotPlayed
+            | Self::HintsOff => StatusCode::FORBIDDEN,
             Self::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -104,6 +104,8 @@ pub struct Settings {
     pub cpu_ms: u64,
     /// Live, or turn by turn with notifications (RULES.md part 3).
     pub rhythm: Rhythm,
+    /// « Conseils autorisés »: players may ask the AI for a hint on their turn.
+    pub hints: bool,
 }
 
 /// The rhythm of a room (docs/protocol.md `Settings.rhythm`).
@@ -142,6 +144,7 @@ pub struct SettingsInput {
     pub confirm_move: Option<bool>,
     pub cpu_ms: Option<u64>,
     pub rhythm: Option<Rhythm>,
+    pub hints: Option<bool>,
 }
 
 impl Settings {
@@ -158,6 +161,7 @@ impl Settings {
             confirm_move: false,
             cpu_ms: 1000,
             rhythm: Rhythm::Live,
+            hints: true,
         };
         defaults.with(kind, input)
     }
@@ -171,6 +175,7 @@ impl Settings {
         s.show_legal_moves = input.show_legal_moves.unwrap_or(s.show_legal_moves);
         s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
         s.random_first = input.random_first.unwrap_or(s.random_first);
+        s.hints = input.hints.unwrap_or(s.hints);
         if let Some(rhythm) = input.rhythm {
             // « Confirmer le coup » is on by default for turn-by-turn games.
             if rhythm != s.rhythm && input.confirm_move.is_none() {
@@ -222,6 +227,7 @@ impl Settings {
             "confirm_move": self.confirm_move,
             "cpu_ms": self.cpu_ms,
             "rhythm": self.rhythm.as_str(),
+            "hints": self.hints,
         })
     }
 
@@ -703,6 +709,21 @@ impl Room {
             }
             ch.event(json!({"kind": "finished", "outcome": outcome}));
         }
+    }
+
+    /// The position `seat` may ask a hint for: hints on, a game on, and `seat` to move.
+    ///
+    /// # Errors
+    /// `hints_off`, `wrong_state` or `not_your_turn`.
+    pub fn hint_position(&self, seat: usize) -> Result<GameState, AppError> {
+        if !self.settings.hints {
+            return Err(AppError::HintsOff);
+        }
+        let play = self.require_playing()?;
+        if play.state.to_move() != Some(seat) {
+            return Err(AppError::NotYourTurn);
+        }
+        Ok(play.state.clone())
     }
 
     /// The seat to move when it is a CPU's turn: (seat, level).

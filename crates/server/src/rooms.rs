@@ -76,6 +76,8 @@ pub struct Rooms {
     store: Arc<dyn Store>,
     cells: Mutex<HashMap<String, Arc<RoomCell>>>,
     cpu_permits: Arc<Semaphore>,
+    /// When each (room code, seat) last asked for a hint (rate limit; pruned as it grows).
+    hint_times: Mutex<HashMap<(String, usize), Instant>>,
     /// Set on shutdown: no change is committed any more, CPU players stop.
     closed: AtomicBool,
     /// Called after each committed change with its events (notifications, crate::push).
@@ -108,6 +110,7 @@ impl Rooms {
             store,
             cells: Mutex::new(HashMap::new()),
             cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
+            hint_times: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             observer: std::sync::OnceLock::new(),
         })
@@ -364,6 +367,69 @@ impl Rooms {
         };
         tokio::spawn(job.run());
     }
+}
+
+/// Think time of a hint: short, so that the answer feels immediate, but at the strong level.
+pub const HINT_TIME: Duration = Duration::from_millis(300);
+/// The level hints are computed at.
+pub const HINT_LEVEL: dames_ai::Level = dames_ai::Level::Difficile;
+/// One hint per seat of a room every this long.
+pub const HINT_EVERY: Duration = Duration::from_secs(2);
+
+impl Rooms {
+    /// A hint for `seat` of room `code` in `state`: the AI's move at [`HINT_LEVEL`] within
+    /// [`HINT_TIME`], computed on the CPU players' worker pool (same semaphore, blocking
+    /// threads). Nothing is stored or broadcast.
+    ///
+    /// # Errors
+    /// `rate_limited` if this seat asked less than [`HINT_EVERY`] ago; `internal` if the AI
+    /// finds nothing.
+    pub async fn hint(
+        &self,
+        code: &str,
+        seat: usize,
+        state: crate::game::GameState,
+    ) -> Result<Value, AppError> {
+        {
+            let now = Instant::now();
+            let mut times = self.hint_times.lock().unwrap_or_else(|e| e.into_inner());
+            let key = (code.to_owned(), seat);
+            if let Some(last) = times.get(&key) {
+                let since = now.duration_since(*last);
+                if since < HINT_EVERY {
+                    let wait = (HINT_EVERY - since).as_secs_f64().ceil();
+                    // Rounded up, at most a few seconds: the cast cannot truncate.
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    return Err(AppError::RateLimited(wait as u64));
+                }
+            }
+            if times.len() >= 4096 {
+                times.retain(|_, t| now.duration_since(*t) < HINT_EVERY);
+            }
+            times.insert(key, now);
+        }
+        let _permit = self
+            .cpu_permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| AppError::internal("hint permit", e))?;
+        let limits = dames_ai::Limits {
+            time: HINT_TIME,
+            seed: random_seed(),
+            cancel: Arc::new(AtomicBool::new(false)),
+        };
+        match tokio::task::spawn_blocking(move || state.hint(HINT_LEVEL, &limits)).await {
+            Ok(Some(mv)) => Ok(mv),
+            Ok(None) => Err(AppError::internal("hint", "the AI found no legal move")),
+            Err(err) => Err(AppError::internal("hint", err)),
+        }
+    }
+}
+
+/// A seed for a hint (hints need not be reproducible).
+fn random_seed() -> u64 {
+    u64::from_str_radix(&token::random_hex128()[..16], 16).unwrap_or(0)
 }
 
 /// One CPU turn.

@@ -170,4 +170,17 @@ impl GameState {
     pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
         each!(self, g => g.cpu_move(level, limits))
     }
+
+    /// The AI's move at `level` as the exact `LegalMove` of [`GameState::legal_moves`] (found by
+    /// from/to in Chinese checkers, by notation in draughts), so a client can show it.
+    pub fn hint(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
+        let chosen = self.cpu_move(level, limits)?;
+        let same = |m: &Value| match self {
+            GameState::Cc(_) => {
+                m.get("from") == chosen.get("from") && m.get("to") == chosen.get("to")
+            }
+            GameState::Draughts(_) => m.get("notation") == chosen.get("notation"),
+        };
+        self.legal_moves().into_iter().find(same)
+    }
 }

@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/rooms/{code}/seats/{seat}", post(seat))
         .route("/rooms/{code}/start", post(start))
         .route("/rooms/{code}/move", post(play))
+        .route("/rooms/{code}/hint", post(hint))
         .route("/rooms/{code}/resign", post(resign))
         .route("/rooms/{code}/draw", post(draw))
         .route("/rooms/{code}/rematch", post(rematch))
@@ -383,6 +384,22 @@ async fn play(
     Ok(Json(
         json!({"applied": applied, "room": view_for(&cell, &caller).await?}),
     ))
+}
+
+/// A hint for the seat to move: `{"move": LegalMove}`, private (nothing stored or broadcast).
+async fn hint(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    let (code, seat, position) = {
+        let room = cell.room.lock().await;
+        let seat = seated(&room, &caller)?;
+        (room.code.clone(), seat, room.hint_position(seat)?)
+    };
+    let mv = state.rooms.hint(&code, seat, position).await?;
+    Ok(Json(json!({"move": mv})))
 }
 
 async fn resign(
