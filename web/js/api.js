@@ -8,7 +8,7 @@
  * @typedef {[number, number, number]} Cube
  * @typedef {'facile'|'normal'|'difficile'|'expert'} Level
  * @typedef {{players?: number, variant?: string, [k: string]: any}} Rules
- * @typedef {{rules: Rules, show_legal_moves: boolean, rotate_first: boolean, random_first: boolean, confirm_move: boolean, cpu_ms: number, [k: string]: any}} Settings
+ * @typedef {{rules: Rules, show_legal_moves: boolean, rotate_first: boolean, random_first: boolean, confirm_move: boolean, cpu_ms: number, hints?: boolean, [k: string]: any}} Settings
  * @typedef {{seat: number, kind: 'human'|'cpu'|'empty', name: string|null, level: Level|null, online: boolean, ready: boolean, camps?: number[], color?: 'white'|'black'}} Seat
  * @typedef {{from: any, to: any, path: any[], captures?: number[], notation?: string}} LegalMove
  * @typedef {{seat: number, move: LegalMove, passes?: number[], finished?: number[]}} MoveRecord
@@ -108,6 +108,8 @@ export const api = {
   start: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/start`, {})),
   /** @param {string} code @param {string} id @param {any} move */
   move: async (code, id, move) => withRoom(await request('POST', `/api/rooms/${code}/move`, { id, move })),
+  /** A private hint for the seat to move (not played). @param {string} code @returns {Promise<{move: LegalMove}>} */
+  hint: async (code) => /** @type {{move: LegalMove}} */ (await request('POST', `/api/rooms/${code}/hint`, {})),
   /** @param {string} code */
   resign: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/resign`, {})),
   /** @param {string} code @param {'offer'|'accept'|'decline'} action */

@@ -45,6 +45,8 @@ export class Board {
     this.choosing = null;
     /** @type {BoardMove|null} move shown, waiting for ✓ */
     this.pending = null;
+    /** @type {BoardMove|null} a hint: marked, not played; cleared when the legal moves change */
+    this.suggestion = null;
     /** @type {Map<string, SVGElement>} */
     this.pieceEls = new Map();
     /** @type {{id: string, start: Pt, el: SVGElement, dragging: boolean, pointer: number}|null} */
@@ -88,7 +90,8 @@ export class Board {
   render(state) {
     // A new state with the same legal moves (someone came online, a setting of no consequence…)
     // keeps what the player is doing: the piece picked, the path being chosen, the move shown.
-    const same = sameMoves(this.state.moves, state.moves) && !state.animate;
+    const sameLegal = sameMoves(this.state.moves, state.moves);
+    const same = sameLegal && !state.animate;
     this.state = state;
     if (!same) {
       if (this.pending) this.h.onPending(null);
@@ -96,6 +99,8 @@ export class Board {
       this.pending = null;
       this.choosing = null;
     }
+    // A hint stays while the legal moves are the same (an animation or a presence change keeps it).
+    if (!sameLegal) this.suggestion = null;
     if (this.selected && !state.moves.some((m) => m.from === this.selected)) this.selected = null;
     this.drawPieces();
     if (this.pending) this.showAt(this.pending);
@@ -153,6 +158,14 @@ export class Board {
         if (end) this.marks.append(s('circle', { class: 'last-to', cx: end.x, cy: end.y, r: R * 0.5, 'stroke-width': R * 0.08 }));
       }
     }
+    if (this.suggestion) {
+      const pts = this.suggestion.path.map((id) => this.geo.cells.get(id)).filter((p) => !!p);
+      this.marks.append(s('polyline', { class: 'suggest-path', points: pts.map((p) => `${p.x},${p.y}`).join(' '), 'stroke-width': R * 0.1 }));
+      const from = this.geo.cells.get(this.suggestion.from);
+      const to = this.geo.cells.get(this.suggestion.to);
+      if (from) this.marks.append(s('circle', { class: 'suggest-from', 'data-suggest': 'from', 'data-suggest-cell': this.suggestion.from, cx: from.x, cy: from.y, r: this.geo.pieceR * 1.25, 'stroke-width': R * 0.09 }));
+      if (to) this.marks.append(s('circle', { class: 'suggest-to', 'data-suggest': 'to', 'data-suggest-cell': this.suggestion.to, cx: to.x, cy: to.y, r: R * 0.3, 'stroke-width': R * 0.08 }));
+    }
     const movable = new Set(st.moves.map((m) => m.from));
     if (st.showLegal && !this.selected) {
       for (const id of movable) {
@@ -193,6 +206,12 @@ export class Board {
         if (d) this.top.append(s('circle', { class: 'capture-mark', cx: d.x, cy: d.y, r: this.geo.pieceR * 0.9, 'stroke-width': R * 0.08 }));
       }
     }
+  }
+
+  /** Marks a suggested move (a hint) without playing it; `null` clears it. @param {BoardMove|null} m */
+  suggest(m) {
+    this.suggestion = m;
+    this.drawMarks();
   }
 
   /** @param {string} id */

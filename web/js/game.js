@@ -7,7 +7,8 @@ import { Board } from './board.js';
 import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
-import { place, reasonText, t } from './i18n.js';
+import { ApiError, api } from './api.js';
+import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
 import { colorOf, swatch } from './players.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
@@ -134,6 +135,27 @@ export class GameView {
     this.awaiting = false;
     this.sentMove = null;
     if (this.room) this.update(this.room, this.room);
+  }
+
+  /**
+   * Asks the server for a hint and marks it on the board (not played: the player still taps).
+   * @param {RoomView} room @param {HTMLButtonElement} [button]
+   */
+  async askHint(room, button) {
+    if (button) button.disabled = true;
+    const asked = { gameNo: room.game_no, moves: room.game_view ? room.game_view.moves.length : 0 };
+    try {
+      const { move } = await api.hint(room.code);
+      const now = this.room;
+      // The position moved on while the AI was thinking: the hint is stale.
+      if (!now || !now.game_view || now.game_no !== asked.gameNo || now.game_view.moves.length !== asked.moves) return;
+      this.board?.suggest(this.toBoardMove(now, move));
+      toast(t('hint_shown'), 'good');
+    } catch (e) {
+      toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
+    } finally {
+      if (button) setTimeout(() => { button.disabled = false; }, 2000);
+    }
   }
 
   /** @param {RoomView} room */
@@ -309,6 +331,9 @@ export class GameView {
       } else if (g.draw_offer === room.you) {
         items.push(h('p', { class: 'muted small' }, t('draw_offered_by_you')));
       }
+    }
+    if (g.to_move === room.you && room.settings.hints !== false && !this.awaiting) {
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'hint', 'data-testid': 'hint', onclick: (/** @type {MouseEvent} */ e) => this.askHint(room, /** @type {HTMLButtonElement} */ (e.currentTarget)) }, t('hint_button')));
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
     if (room.you !== null && pushSupported() && Notification.permission !== 'denied') {

@@ -156,6 +156,11 @@ const fr = {
   opt_rotate_first_help: 'À chaque nouvelle partie, la personne au siège suivant commence.',
   opt_random_first: 'Premier joueur au hasard',
   opt_random_first_help: 'Tirez au sort qui commence la première partie.',
+  opt_hints: 'Conseils autorisés',
+  opt_hints_help: 'Chaque joueur peut demander, à son tour, le coup que jouerait l’ordinateur. À couper entre amis.',
+  hint_button: 'Conseil',
+  hint_shown: 'Coup conseillé : la pièce et sa destination sont marquées en vert.',
+  err_hints_off: 'Les conseils sont désactivés dans cette partie.',
   opt_confirm_move: 'Confirmer les coups',
   opt_confirm_move_help: 'Le coup est montré, puis joué seulement après un appui sur ✓. Utile sur téléphone.',
   opt_cpu_ms: 'Réflexion du CPU',
@@ -456,6 +461,11 @@ const en = {
   opt_rotate_first_help: 'Each new game is started by the next seat.',
   opt_random_first: 'Random first player',
   opt_random_first_help: 'Draw lots for who starts the first game.',
+  opt_hints: 'Hints allowed',
+  opt_hints_help: 'On their turn, each player may ask which move the computer would play. Turn off between friends.',
+  hint_button: 'Hint',
+  hint_shown: 'Suggested move: the piece and its destination are marked in green.',
+  err_hints_off: 'Hints are turned off in this game.',
   opt_confirm_move: 'Confirm moves',
   opt_confirm_move_help: 'The move is shown, then played only after a tap on ✓. Handy on phones.',
   opt_cpu_ms: 'CPU thinking time',
@@ -675,6 +685,7 @@ export function errorText(e) {
     invalid_name: 'err_invalid_name',
     network: 'err_network',
     not_played: 'err_not_played',
+    hints_off: 'err_hints_off',
   };
   if (e.code === 'invalid_settings') return t('err_invalid_settings', { msg: e.message });
   const k = map[e.code];

@@ -63,6 +63,7 @@ const COMMON = [
   { id: 'rotate_first', scope: 'top', names: ['rotate_first'], type: 'bool', label: 'opt_rotate_first', help: 'opt_rotate_first_help' },
   { id: 'random_first', scope: 'top', names: ['random_first'], type: 'bool', label: 'opt_random_first', help: 'opt_random_first_help' },
   { id: 'confirm_move', scope: 'top', names: ['confirm_move'], type: 'bool', label: 'opt_confirm_move', help: 'opt_confirm_move_help' },
+  { id: 'hints', scope: 'top', names: ['hints'], type: 'bool', label: 'opt_hints', help: 'opt_hints_help' },
   { id: 'cpu_ms', scope: 'top', names: ['cpu_ms'], type: 'select', label: 'opt_cpu_ms', help: 'opt_cpu_ms_help',
     options: (s) => uniq([300, 1000, 3000, 10000, s.cpu_ms]).sort((a, b) => a - b).map((v) => ({ value: v, label: t('seconds', { n: (v / 1000).toLocaleString(lang()) }) })) },
 ];
