@@ -9,11 +9,9 @@ use serde_json::{json, Value};
 
 /// Ana creates a room of `game` with `settings`, Bo joins, Ana starts: (Ana, Bo, room view).
 async fn two_players(server: &Server, game: &str, settings: Value) -> (Client, Client, Value) {
-    let mut ana = server.client();
-    ana.create(json!({"game": game, "name": "Ana", "settings": settings}))
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": game, "name": "Ana", "settings": settings}))
         .await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
     let before = ana.act("hint", json!({})).await;
     if settings["hints"] == false {
         before.expect_error(403, "hints_off");

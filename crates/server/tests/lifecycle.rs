@@ -12,10 +12,9 @@ use serde_json::{json, Value};
 async fn a_restart_in_the_middle_of_games_loses_no_move() {
     let server = Server::start().await;
     // A draughts game between two people, 12 moves in.
-    let mut ana = server.client();
-    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (mut ana, mut bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
     ana.start().await;
     let mut rng = Lcg(9);
     for i in 0..12 {

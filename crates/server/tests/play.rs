@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{greedy_cc_move, random_draughts_move, Client, Lcg, Server};
+use common::{assert_decided, greedy_cc_move, random_draughts_move, Client, Lcg, Server};
 use serde_json::{json, Value};
 
 /// Plays until the game ends, each client moving when the server offers it legal moves.
@@ -41,10 +41,9 @@ async fn play_out(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_scripts_play_chinese_checkers_to_the_end() {
     let server = Server::start().await;
-    let mut ana = server.client();
-    ana.create(json!({"game": "cc", "name": "Ana"})).await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "cc", "name": "Ana"}))
+        .await;
     ana.start().await;
     let mut rng = Lcg(7);
     let room = play_out(
@@ -53,12 +52,11 @@ async fn two_scripts_play_chinese_checkers_to_the_end() {
         400,
     )
     .await;
-    let outcome = &room["play"]["outcome"];
-    assert!(
-        ["win", "draw"].contains(&outcome["kind"].as_str().unwrap()),
-        "{outcome}"
+    assert_decided(&room);
+    assert_eq!(
+        room["play"]["outcome"]["places"].as_array().unwrap().len(),
+        2
     );
-    assert_eq!(outcome["places"].as_array().unwrap().len(), 2);
     assert_eq!(room["play"]["to_move"], Value::Null);
     assert!(room["play"]["legal_moves"].as_array().unwrap().is_empty());
     // The move list is the whole game, and the events say the same.
@@ -88,13 +86,7 @@ async fn two_scripts_play_chinese_checkers_to_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_scripts_play_draughts_to_the_end_and_rematch() {
     let server = Server::start().await;
-    let mut ana = server.client();
-    ana.create(
-        json!({"game": "draughts", "name": "Ana", "settings": {"rules": {"variant": "brazilian"}}}),
-    )
-    .await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (ana, bo) = server.ana_and_bo(json!({"game": "draughts", "name": "Ana", "settings": {"rules": {"variant": "brazilian"}}}),).await;
     let room = ana.start().await;
     assert_eq!(room["play"]["board"]["size"], 8);
     assert_eq!(
@@ -111,11 +103,7 @@ async fn two_scripts_play_draughts_to_the_end_and_rematch() {
         3000,
     )
     .await;
-    let outcome = &room["play"]["outcome"];
-    assert!(
-        ["win", "draw"].contains(&outcome["kind"].as_str().unwrap()),
-        "{outcome}"
-    );
+    assert_decided(&room);
     // Rematch in the same room: Bo starts (he plays White) since « Changer qui commence » is on.
     let room = ana.act("rematch", json!({"ready": true})).await.ok();
     assert_eq!(
@@ -147,10 +135,9 @@ async fn two_scripts_play_draughts_to_the_end_and_rematch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offers_in_draughts() {
     let server = Server::start().await;
-    let mut ana = server.client();
-    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
     ana.start().await;
     let room = ana.act("draw", json!({"action": "offer"})).await.ok();
     assert_eq!(room["play"]["draw_offer"], 0);
@@ -307,10 +294,9 @@ async fn against_the_cpu_in_draughts_over_the_websocket() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websocket_errors_keep_the_socket_open() {
     let server = Server::start().await;
-    let mut ana = server.client();
-    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
     ana.start().await;
     let mut ws = bo.ws(0).await;
     ws.until("state").await;
@@ -356,10 +342,9 @@ async fn websocket_errors_keep_the_socket_open() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reconnecting_client_gets_the_events_it_missed() {
     let server = Server::start().await;
-    let mut ana = server.client();
-    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
-    let mut bo = server.client();
-    bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
     ana.start().await;
     let mut ws = bo.ws(0).await;
     let (state, events) = ws.until("state").await;

@@ -91,6 +91,15 @@ impl Server {
     }
 
     /// An HTTP client without seat.
+    /// Ana creates a room with `create` and Bo joins it by its code: the two players of most tests.
+    pub async fn ana_and_bo(&self, create: Value) -> (Client, Client) {
+        let mut ana = self.client();
+        ana.create(create).await;
+        let mut bo = self.client();
+        bo.join(ana.code.as_deref().unwrap(), "Bo").await;
+        (ana, bo)
+    }
+
     pub fn client(&self) -> Client {
         Client {
             http: reqwest::Client::new(),
@@ -377,4 +386,13 @@ pub fn random_draughts_move(room: &Value, rng: &mut Lcg) -> Value {
     let moves = room["play"]["legal_moves"].as_array().unwrap();
     assert!(!moves.is_empty(), "no legal move offered: {room}");
     json!({"notation": moves[rng.below(moves.len())]["notation"]})
+}
+
+/// Asserts that the game of `room` ended with a result: a win (or places) or a draw.
+pub fn assert_decided(room: &Value) {
+    let outcome = &room["play"]["outcome"];
+    assert!(
+        ["win", "draw"].contains(&outcome["kind"].as_str().unwrap()),
+        "{outcome}"
+    );
 }
