@@ -492,12 +492,7 @@ async fn site_pages_assets_and_qr_code() {
         "/games",
         "/r/K7M2QX",
     ] {
-        let res = c
-            .http
-            .get(format!("{}{page}", server.base))
-            .send()
-            .await
-            .unwrap();
+        let res = c.fetch(page).await;
         assert_eq!(res.status(), 200, "{page}");
         assert!(
             res.headers()["content-type"]
@@ -515,12 +510,7 @@ async fn site_pages_assets_and_qr_code() {
             "{page}"
         );
     }
-    let res = c
-        .http
-        .get(format!("{}/", server.base))
-        .send()
-        .await
-        .unwrap();
+    let res = c.fetch("/").await;
     let etag = res.headers()["etag"].clone();
     let again = c
         .http
@@ -530,34 +520,13 @@ async fn site_pages_assets_and_qr_code() {
         .await
         .unwrap();
     assert_eq!(again.status(), 304);
-    assert_eq!(
-        c.http
-            .get(format!("{}/nope.js", server.base))
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        404
-    );
+    assert_eq!(c.fetch("/nope.js").await.status(), 404);
     // Some JavaScript module of the client is served as JavaScript.
-    let index = c
-        .http
-        .get(format!("{}/", server.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let index = c.fetch("/").await.text().await.unwrap();
     if let Some(start) = index.find("src=\"/js/").or_else(|| index.find("src=\"js/")) {
         let rest = &index[start + 5..];
         let path = rest[..rest.find('"').unwrap()].trim_start_matches('/');
-        let res = c
-            .http
-            .get(format!("{}/{path}", server.base))
-            .send()
-            .await
-            .unwrap();
+        let res = c.fetch(&format!("/{path}")).await;
         assert_eq!(res.status(), 200, "{path}");
         assert!(
             res.headers()["content-type"]
@@ -570,12 +539,7 @@ async fn site_pages_assets_and_qr_code() {
     let mut host = server.client();
     host.create(json!({"game": "cc", "name": "Ana"})).await;
     let code = host.code.clone().unwrap();
-    let res = c
-        .http
-        .get(format!("{}/api/rooms/{code}/qr.svg", server.base))
-        .send()
-        .await
-        .unwrap();
+    let res = c.fetch(&format!("/api/rooms/{code}/qr.svg")).await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["content-type"], "image/svg+xml");
     let svg = res.text().await.unwrap();

@@ -182,6 +182,15 @@ impl Client {
             .await
     }
 
+    /// The raw response to a GET of `path` (pages and files, whose bodies are not JSON).
+    pub async fn fetch(&self, path: &str) -> reqwest::Response {
+        self.http
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> Answer {
         self.send(self.http.post(format!("{}{path}", self.base)).json(&body))
             .await
