@@ -1,90 +1,16 @@
-//! The application: shared state, the router with its limits and headers, and the server loop.
+//! The application: the router with its limits and headers, and the server loop that starts the
+//! background jobs (notifications, retention) and serves until shutdown.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
-use axum::http::{header, HeaderMap, HeaderValue};
+use axum::http::HeaderValue;
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::config::Config;
-use crate::error::AppError;
-use crate::ratelimit::RateLimiter;
-use crate::rooms::Rooms;
-use crate::store::{SqliteStore, Store};
-use crate::{assets, http, retention, ws};
-
-/// What every handler shares.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    /// The live rooms and the store.
-    pub rooms: Arc<Rooms>,
-    /// Rate limits.
-    pub limiter: Arc<RateLimiter>,
-    /// Configuration.
-    pub config: Arc<Config>,
-    /// Turns `true` when the server shuts down (WebSocket sessions close).
-    pub closing: Arc<tokio::sync::watch::Sender<bool>>,
-}
-
-impl AppState {
-    /// Opens the store of `config`, restores every unfinished room (CPU seats resume).
-    ///
-    /// # Errors
-    /// If the database cannot be opened or read.
-    pub async fn open(config: Config) -> Result<Self, AppError> {
-        let path = config.db_path.clone();
-        let store: Arc<dyn Store> = Arc::new(
-            tokio::task::spawn_blocking(move || SqliteStore::open(&path))
-                .await
-                .map_err(|e| AppError::internal("open", e))??,
-        );
-        Self::with_store(store, config).await
-    }
-
-    /// The state over an already opened store.
-    ///
-    /// # Errors
-    /// If the store cannot be read.
-    pub async fn with_store(store: Arc<dyn Store>, config: Config) -> Result<Self, AppError> {
-        let rooms = Rooms::new(store, config.cpu_workers);
-        let restored = rooms.restore_all().await?;
-        tracing::info!("restored {restored} unfinished rooms");
-        Ok(Self {
-            rooms,
-            limiter: Arc::new(RateLimiter::new(config.limits.clone())),
-            config: Arc::new(config),
-            closing: Arc::new(tokio::sync::watch::channel(false).0),
-        })
-    }
-
-    /// Whether cookies are marked `Secure` (the public URL is https).
-    pub fn secure_cookies(&self) -> bool {
-        self.config
-            .public_url
-            .as_deref()
-            .is_some_and(|u| u.starts_with("https://"))
-    }
-
-    /// The origin of links: `--public-url`, or `http://{Host}` of the request.
-    pub fn origin(&self, headers: &HeaderMap) -> String {
-        if let Some(url) = &self.config.public_url {
-            return url.trim_end_matches('/').to_owned();
-        }
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .filter(|h| {
-                !h.is_empty()
-                    && h.len() <= 255
-                    && h.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
-            })
-            .unwrap_or("localhost");
-        format!("http://{host}")
-    }
-}
+use crate::state::AppState;
+use crate::{assets, http, push, retention, ws};
 
 /// The whole site: `/api`, `/ws`, the client's pages and static files.
 pub fn app(state: AppState) -> Router {
@@ -120,7 +46,9 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
     response
 }
 
-/// Serves `state` on `listener` until `shutdown` completes, with the retention job running.
+/// Serves `state` on `listener` until `shutdown` completes, with the notifications and the
+/// retention job running. Accepted sockets get `TCP_NODELAY`: the protocol's messages are small
+/// and must leave at once, not wait for Nagle's algorithm to gather more.
 ///
 /// # Errors
 /// If the server fails.
@@ -129,7 +57,13 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let sweeper = tokio::spawn(retention::run(state.clone()));
+    if let Err(err) = push::start(&state.rooms, &state.config.push).await {
+        tracing::error!("notifications are off: {err}");
+    }
+    let sweeper = tokio::spawn(retention::run(
+        state.rooms.clone(),
+        state.config.retention.clone(),
+    ));
     let closing = state.closing.clone();
     let rooms = state.rooms.clone();
     let shutdown = async move {
@@ -138,6 +72,11 @@ pub async fn serve(
         closing.send_replace(true);
     };
     let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let listener = listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::warn!("TCP_NODELAY not set: {err}");
+        }
+    });
     let result = axum::serve(listener, service)
         .with_graceful_shutdown(shutdown)
         .await;

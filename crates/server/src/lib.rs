@@ -28,11 +28,13 @@ pub mod retention;
 pub mod room;
 pub mod rooms;
 pub mod snapshot;
+pub mod state;
 pub mod store;
 pub mod token;
 pub mod view;
 pub mod ws;
 
-pub use app::{app, serve, AppState};
+pub use app::{app, serve};
 pub use config::{Config, Limits, Rate, Retention};
 pub use error::AppError;
+pub use state::AppState;

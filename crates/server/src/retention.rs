@@ -3,29 +3,20 @@
 //! abandoned (no result) and is then deleted 30 days later. The durations come from
 //! [`crate::config::Retention`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::AppState;
+use crate::config::Retention;
 use crate::error::AppError;
-use crate::rooms::{blocking, now_ms};
+use crate::rooms::{blocking, now_ms, Rooms};
 use crate::store::Cutoffs;
 
-/// Runs [`sweep`] forever at the configured interval. Starts the notifications first
-/// ([`crate::push`]): a game this job ends is announced like any other change.
-pub async fn run(state: AppState) {
-    if let Err(err) = crate::push::start(&state).await {
-        tracing::error!("notifications are off: {err}");
-    }
-    let mut tick = tokio::time::interval(
-        state
-            .config
-            .retention
-            .sweep_every
-            .max(Duration::from_millis(10)),
-    );
+/// Runs [`sweep`] forever at the configured interval.
+pub async fn run(rooms: Arc<Rooms>, retention: Retention) {
+    let mut tick = tokio::time::interval(retention.sweep_every.max(Duration::from_millis(10)));
     loop {
         tick.tick().await;
-        match sweep(&state).await {
+        match sweep(&rooms, &retention).await {
             Ok((deleted, abandoned)) if deleted + abandoned > 0 => {
                 tracing::info!("retention: {deleted} rooms deleted, {abandoned} games abandoned");
             }
@@ -39,10 +30,9 @@ fn ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-async fn abandon(state: &AppState, code: &str) -> Result<(), AppError> {
-    let cell = state.rooms.get(code).await?;
-    state
-        .rooms
+async fn abandon(rooms: &Arc<Rooms>, code: &str) -> Result<(), AppError> {
+    let cell = rooms.get(code).await?;
+    rooms
         .mutate(&cell, |room, ch, now| {
             room.abandon(now, ch);
             Ok(())
@@ -54,28 +44,27 @@ async fn abandon(state: &AppState, code: &str) -> Result<(), AppError> {
 ///
 /// # Errors
 /// If the store fails.
-pub async fn sweep(state: &AppState) -> Result<(usize, usize), AppError> {
-    let r = &state.config.retention;
+pub async fn sweep(rooms: &Arc<Rooms>, r: &Retention) -> Result<(usize, usize), AppError> {
     let now = now_ms();
     let cutoffs = Cutoffs {
         lobby_active_before: now.saturating_sub(ms(r.lobby)),
         finished_before: now.saturating_sub(ms(r.finished)),
         idle_before: now.saturating_sub(ms(r.idle)),
     };
-    let store = state.rooms.store().clone();
+    let store = rooms.store().clone();
     let due = blocking(move || store.due(cutoffs)).await?;
     for code in &due.abandon {
-        if let Err(err) = abandon(state, code).await {
+        if let Err(err) = abandon(rooms, code).await {
             // A game that cannot even be rebuilt is deleted rather than kept forever.
             tracing::error!("retention: room {code} cannot be abandoned ({err}): deleting it");
-            state.rooms.delete(code).await?;
+            rooms.delete(code).await?;
         }
     }
     for code in &due.delete {
-        state.rooms.delete(code).await?;
+        rooms.delete(code).await?;
     }
     // Reviews, requests, "has finished a game" records; subscriptions of finished games.
-    let store = state.rooms.store().clone();
+    let store = rooms.store().clone();
     let before = now.saturating_sub(ms(r.feedback));
     let finished_before = now.saturating_sub(60_000);
     blocking(move || store.sweep_extras(before, finished_before)).await?;

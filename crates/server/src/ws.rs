@@ -14,17 +14,27 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::app::AppState;
 use crate::error::AppError;
 use crate::http::rooms::{check_move_id, event_json, lookup, random_u64, Since};
 use crate::http::Caller;
 use crate::room::{DrawAction, Room};
 use crate::rooms::{blocking, RoomCell, Update};
+use crate::state::AppState;
 
 /// Largest client message (bytes); bigger ones get a `too_large` error.
 pub const MAX_MESSAGE: usize = 4 * 1024;
 /// Messages beyond this close the connection (the transport refuses them).
 const HARD_LIMIT: usize = 64 * 1024;
+/// Read buffer of a socket: client messages are small (at most [`MAX_MESSAGE`]); a longer one is
+/// read in several pieces. The transport's default (128 KiB, allocated up front) made each idle
+/// socket cost about 150 KiB.
+const READ_BUFFER: usize = 4 * 1024;
+/// Messages are written as soon as they are sent (no write buffering): each is a whole event or
+/// state, and the socket has `TCP_NODELAY`.
+const WRITE_BUFFER: usize = 0;
+/// Bound of the write buffer (it only grows while writes to the socket fail; a client that reads
+/// slowly just makes sends wait).
+const MAX_WRITE_BUFFER: usize = 1024 * 1024;
 const PING_EVERY: Duration = Duration::from_secs(20);
 const SILENCE_LIMIT: Duration = Duration::from_secs(60);
 
@@ -54,6 +64,9 @@ async fn upgrade(
         sent: 0,
     };
     Ok(ws
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
         .max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .on_upgrade(move |socket| session.run(socket, since)))

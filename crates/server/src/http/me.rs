@@ -9,11 +9,11 @@ use serde_json::{json, Value};
 
 use super::rooms::{lookup, seat_in};
 use super::{Caller, JsonBody};
-use crate::app::AppState;
 use crate::error::AppError;
 use crate::push::{self, crypto};
 use crate::room::Occupant;
 use crate::rooms::{blocking, now_ms};
+use crate::state::AppState;
 use crate::store::PushSub;
 
 /// The routes under `/api`.

@@ -13,8 +13,8 @@ use axum::middleware::Next;
 use axum::response::Response;
 use serde::de::DeserializeOwned;
 
-use crate::app::AppState;
 use crate::error::AppError;
+use crate::state::AppState;
 use crate::token;
 
 /// The routes under `/api`: rooms, then "my games", push subscriptions, reviews and requests.

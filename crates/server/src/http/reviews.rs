@@ -16,10 +16,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{Caller, JsonBody};
-use crate::app::AppState;
 use crate::error::AppError;
 use crate::room::valid_name;
 use crate::rooms::{blocking, now_ms};
+use crate::state::AppState;
 use crate::store::FeedbackRow;
 
 /// Longest text of a review or request, in characters.

@@ -14,12 +14,12 @@ use serde_json::{json, Value};
 use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
-use crate::app::AppState;
 use crate::error::AppError;
 use crate::game::GameKind;
 use crate::ratelimit::Action as Limit;
 use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
 use crate::rooms::{blocking, RoomCell};
+use crate::state::AppState;
 use crate::{qr, token};
 
 /// The routes under `/api`.

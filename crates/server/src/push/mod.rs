@@ -15,10 +15,10 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, Semaphore};
 
-use crate::app::AppState;
+use crate::config;
 use crate::error::AppError;
 use crate::room::{Occupant, Rhythm, Room, Status};
-use crate::rooms::{blocking, now_ms};
+use crate::rooms::{blocking, now_ms, Rooms};
 use crate::store::{PushSub, Store};
 use crypto::Vapid;
 
@@ -115,11 +115,11 @@ enum Job {
 ///
 /// # Errors
 /// If the VAPID key cannot be read or created.
-pub async fn start(state: &AppState) -> Result<(), AppError> {
-    let store = state.rooms.store().clone();
+pub async fn start(rooms: &Rooms, config: &config::Push) -> Result<(), AppError> {
+    let store = rooms.store().clone();
     let key = vapid(&store).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
-    state.rooms.observe(Arc::new(
+    rooms.observe(Arc::new(
         move |room: &Arc<Room>, events: &[(i64, Value)]| {
             for job in jobs(room, events) {
                 if tx.try_send(job).is_err() {
@@ -134,7 +134,7 @@ pub async fn start(state: &AppState) -> Result<(), AppError> {
     let worker = Worker {
         store,
         key,
-        subject: state.config.push.subject.clone(),
+        subject: config.subject.clone(),
         http: reqwest::Client::builder()
             .timeout(Duration::from_secs(10))
             .redirect(reqwest::redirect::Policy::none())

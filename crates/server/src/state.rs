@@ -1,0 +1,85 @@
+//! What every handler shares ([`AppState`]): the live rooms with their store, the rate limiter,
+//! the configuration and the shutdown signal. Its own module so that the HTTP handlers, the
+//! WebSocket sessions and the background jobs depend on it and never on each other or on the
+//! router ([`crate::app`]).
+
+use std::sync::Arc;
+
+use axum::http::{header, HeaderMap};
+
+use crate::config::Config;
+use crate::error::AppError;
+use crate::ratelimit::RateLimiter;
+use crate::rooms::Rooms;
+use crate::store::{SqliteStore, Store};
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The live rooms and the store.
+    pub rooms: Arc<Rooms>,
+    /// Rate limits.
+    pub limiter: Arc<RateLimiter>,
+    /// Configuration.
+    pub config: Arc<Config>,
+    /// Turns `true` when the server shuts down (WebSocket sessions close).
+    pub closing: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl AppState {
+    /// Opens the store of `config`, restores every unfinished room (CPU seats resume).
+    ///
+    /// # Errors
+    /// If the database cannot be opened or read.
+    pub async fn open(config: Config) -> Result<Self, AppError> {
+        let path = config.db_path.clone();
+        let store: Arc<dyn Store> = Arc::new(
+            tokio::task::spawn_blocking(move || SqliteStore::open(&path))
+                .await
+                .map_err(|e| AppError::internal("open", e))??,
+        );
+        Self::with_store(store, config).await
+    }
+
+    /// The state over an already opened store.
+    ///
+    /// # Errors
+    /// If the store cannot be read.
+    pub async fn with_store(store: Arc<dyn Store>, config: Config) -> Result<Self, AppError> {
+        let rooms = Rooms::new(store, config.cpu_workers);
+        let restored = rooms.restore_all().await?;
+        tracing::info!("restored {restored} unfinished rooms");
+        Ok(Self {
+            rooms,
+            limiter: Arc::new(RateLimiter::new(config.limits.clone())),
+            config: Arc::new(config),
+            closing: Arc::new(tokio::sync::watch::channel(false).0),
+        })
+    }
+
+    /// Whether cookies are marked `Secure` (the public URL is https).
+    pub fn secure_cookies(&self) -> bool {
+        self.config
+            .public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+    }
+
+    /// The origin of links: `--public-url`, or `http://{Host}` of the request.
+    pub fn origin(&self, headers: &HeaderMap) -> String {
+        if let Some(url) = &self.config.public_url {
+            return url.trim_end_matches('/').to_owned();
+        }
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| {
+                !h.is_empty()
+                    && h.len() <= 255
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+            })
+            .unwrap_or("localhost");
+        format!("http://{host}")
+    }
+}
