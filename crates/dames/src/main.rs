@@ -11,6 +11,8 @@ mod cc;
 mod draughts;
 #[cfg(feature = "ai")]
 mod hub;
+#[cfg(feature = "loadtest")]
+mod loadtest;
 #[cfg(feature = "ai")]
 mod selfplay;
 #[cfg(feature = "server")]
@@ -46,6 +48,10 @@ enum Command {
     /// Speak the Hub protocol (version 2) on stdin/stdout: the draughts engine for GUIs.
     #[cfg(feature = "ai")]
     Hub,
+    /// Load the server: held sockets, scripted games, reconnections, kill -9 (docs/performance.md).
+    #[cfg(feature = "loadtest")]
+    #[command(subcommand)]
+    Loadtest(loadtest::Command),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -68,5 +74,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Selfplay(args)) => selfplay::run(args),
         #[cfg(feature = "ai")]
         Some(Command::Hub) => hub::run(),
+        #[cfg(feature = "loadtest")]
+        Some(Command::Loadtest(cmd)) => loadtest::run(cmd),
     }
 }

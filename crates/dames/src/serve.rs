@@ -51,7 +51,7 @@ pub struct Args {
 }
 
 /// `500ms`, `30s`, `10m`, `1h`, `7d` (a bare number is seconds).
-fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
