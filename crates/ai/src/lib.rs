@@ -36,6 +36,7 @@
 
 pub mod cc;
 pub mod draughts;
+mod search;
 mod time;
 mod tt;
 

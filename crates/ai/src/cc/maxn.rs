@@ -6,6 +6,7 @@ use chinese_checkers::{Game, Move, MoveList};
 
 use super::eval;
 use super::search::MAX_PLY;
+use crate::search::Deepened;
 use crate::time::Clock;
 use crate::{Analysis, WIN};
 
@@ -23,7 +24,7 @@ pub(super) fn analyse(
     moves: &mut [Move],
     clock: Clock,
     max_depth: u32,
-) -> Option<super::Searched> {
+) -> Option<Deepened<Move>> {
     let me = game.to_move().index();
     let mut s = MaxN {
         clock,
@@ -50,8 +51,8 @@ pub(super) fn analyse(
         if let Some(b) = best.filter(|_| completed || result.is_none()) {
             moves[..=b].rotate_right(1);
             scores[..=b].rotate_right(1);
-            result = Some((
-                Analysis {
+            result = Some(Deepened {
+                analysis: Analysis {
                     best: moves[0],
                     score: scores[0],
                     depth,
@@ -59,20 +60,18 @@ pub(super) fn analyse(
                     pv: vec![moves[0]],
                     elapsed: s.clock.elapsed(),
                 },
-                (scores.clone(), moves.to_vec()),
-            ));
+                scores: scores.clone(),
+                moves: moves.to_vec(),
+            });
         }
         if !completed || s.clock.check() {
             break;
         }
     }
-    result.map(|(a, rest): super::Searched| {
-        let a = Analysis {
-            nodes: s.clock.nodes,
-            elapsed: s.clock.elapsed(),
-            ..a
-        };
-        (a, rest)
+    result.map(|mut r: Deepened<Move>| {
+        r.analysis.nodes = s.clock.nodes;
+        r.analysis.elapsed = s.clock.elapsed();
+        r
     })
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod search;
 
 use chinese_checkers::{Game, Move};
 
+use crate::search::{deepen, Setup};
 use crate::time::Clock;
 use crate::{pick_best, pick_noisy, Analysis, Budget, Level, Limits, Rng};
 use search::Searcher;
@@ -68,13 +69,12 @@ pub fn analyse_with(
     }
     let mut rng = Rng::new(limits.seed ^ game.hash());
     order_root(game, &mut moves, &mut rng);
-    let plan = level.plan();
-    let share = u64::from(plan.share);
-    let time = limits.budget() / plan.share;
-    let nodes = budget.nodes.map(|n| (n / share).max(1));
-    let clock = Clock::new(Some(time), nodes, limits.cancel.clone());
-    let tt_nodes = crate::table_nodes(time, nodes);
-    let max_depth = budget.depth.unwrap_or(plan.max_depth).max(1);
+    let Setup {
+        plan,
+        clock,
+        tt_nodes,
+        max_depth,
+    } = Setup::new(level, limits, budget, 1, search::MAX_PLY as u32);
     if moves.len() == 1 {
         return Some(single(game, moves[0], &clock));
     }
@@ -85,18 +85,18 @@ pub fn analyse_with(
             MultiSearch::Focused if game.rules().players > 2 && plan.focused => REPLY_BEAM,
             _ => usize::MAX,
         };
+        let mut s = Searcher::new(game, clock, tt_nodes, beam);
         deepen(
+            &mut s,
             game,
             &mut moves,
-            clock,
             max_depth,
             plan.noise > 0,
-            tt_nodes,
-            beam,
+            &mut |_| {},
         )
     }?;
     let best = if plan.noise > 0 {
-        let (scores, moves) = &analysis.1;
+        let (scores, moves) = (&analysis.scores, &analysis.moves);
         // Mistakes, not aimless play: among forward moves when there are some.
         let gain = progress_gain(game);
         let forward: Vec<i32> = scores
@@ -111,73 +111,11 @@ pub fn analyse_with(
         };
         moves[pick_noisy(pool, plan.noise / 2, &mut rng)?]
     } else {
-        analysis.0.best
+        analysis.analysis.best
     };
-    Some(Analysis { best, ..analysis.0 })
-}
-
-type Searched = (Analysis<Move>, (Vec<i32>, Vec<Move>));
-
-/// Iterative deepening: the analysis of the last iteration that settled a best move, with every
-/// root move's score of the last completed iteration.
-fn deepen(
-    game: &Game,
-    moves: &mut [Move],
-    clock: Clock,
-    max_depth: u32,
-    exact: bool,
-    tt_nodes: u64,
-    reply_beam: usize,
-) -> Option<Searched> {
-    let mut s = Searcher::new(game, clock, tt_nodes, reply_beam);
-    let mut result: Option<Searched> = None;
-    let mut scores = vec![0; moves.len()];
-    for depth in 1..=max_depth {
-        let best = s.root(game, moves, depth as i32, exact, &mut scores);
-        let completed = !s.clock.stopped();
-        if let Some(i) = best {
-            moves[..=i].rotate_right(1);
-            scores[..=i].rotate_right(1);
-            let a = Analysis {
-                best: moves[0],
-                score: scores[0],
-                depth: if completed { depth } else { depth - 1 },
-                nodes: s.clock.nodes,
-                pv: s.pv(),
-                elapsed: s.clock.elapsed(),
-            };
-            // A partial iteration only settles the best move (its other scores are bounds).
-            let keep = match (&result, completed) {
-                (Some(r), false) => r.1.clone(),
-                _ => (scores.clone(), moves.to_vec()),
-            };
-            result = Some((a, keep));
-        }
-        if !completed || crate::is_decisive(scores[0]) || s.clock.check() {
-            break;
-        }
-    }
-    if result.is_none() && !s.clock.cancelled() {
-        // Not even one move searched: play the best-ordered one.
-        result = Some((
-            Analysis {
-                best: moves[0],
-                score: 0,
-                depth: 0,
-                nodes: s.clock.nodes,
-                pv: vec![moves[0]],
-                elapsed: s.clock.elapsed(),
-            },
-            (vec![0], vec![moves[0]]),
-        ));
-    }
-    result.map(|(a, rest)| {
-        let a = Analysis {
-            nodes: s.clock.nodes,
-            elapsed: s.clock.elapsed(),
-            ..a
-        };
-        (a, rest)
+    Some(Analysis {
+        best,
+        ..analysis.analysis
     })
 }
 

@@ -1,21 +1,21 @@
 //! Alpha-beta for Chinese checkers: with two players the usual PVS; with more, the paranoid
 //! reduction (every opponent plays against the searching seat). Written in minimax form (scores
 //! always for the root seat; the root seat's turns maximise, everyone else's minimise) so that
-//! consecutive opponent turns and automatic passes need no special case. Iterative deepening,
-//! transposition table, move ordering (TT move, killers, history, forward progress), late-move
+//! consecutive opponent turns and automatic passes need no special case. Driven by the shared
+//! driver (`crate::search`: iterative deepening, root loop, PVS step); transposition table, move ordering (TT move, killers, history, forward progress), late-move
 //! reductions and pruning of backward moves near the leaves.
 
 use chinese_checkers::{Game, Move, MoveList, Seat};
 
 use super::eval::{self, tables, TEMPO};
+use crate::search::{pick, pvs, Pv, Step, Tree};
 use crate::time::Clock;
 use crate::tt::{cutoff, Bound, Tt};
 use crate::WIN;
 
 /// Deepest ply a search reaches.
 pub const MAX_PLY: usize = 48;
-/// Beyond every score.
-pub const INF: i32 = WIN + 1_000;
+use crate::search::INF;
 /// Moves this far back (centi-units of piece value) are not tried near the leaves.
 const BACKWARD_PRUNE: i32 = -eval::PER_HOLE;
 /// Moves after this many are reduced at depth 3 and more.
@@ -38,8 +38,7 @@ pub struct Searcher {
     order: Vec<Vec<(i32, Move)>>,
     killers: [[Option<Move>; 2]; MAX_PLY],
     history: Vec<i32>,
-    pv: Vec<[Option<Move>; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: Pv<Move>,
     /// Hashes of the positions on the current line, for repetitions.
     line: [u64; MAX_PLY + 1],
     players: u8,
@@ -60,22 +59,12 @@ impl Searcher {
                 .collect(),
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; 128 * 128],
-            pv: vec![[None; MAX_PLY]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: Pv::new(MAX_PLY),
             line: [0; MAX_PLY + 1],
             players: root.rules().players,
             reply_beam,
             pieces: root.rules().pieces,
         }
-    }
-
-    /// The principal variation of the last completed root search.
-    pub fn pv(&self) -> Vec<Move> {
-        self.pv[0][..self.pv_len[0]]
-            .iter()
-            .flatten()
-            .copied()
-            .collect()
     }
 
     /// The static value for the root seat.
@@ -112,58 +101,9 @@ impl Searcher {
         })
     }
 
-    /// Searches the root moves at `depth` (each root move's value goes to `scores`; with `exact`
-    /// every value is exact, else only the best). Returns the best index, or `None` if stopped
-    /// before the first move was searched.
-    pub fn root(
-        &mut self,
-        game: &Game,
-        moves: &[Move],
-        depth: i32,
-        exact: bool,
-        scores: &mut [i32],
-    ) -> Option<usize> {
-        let mut alpha = -INF;
-        let mut best = None;
-        self.line[0] = game.hash();
-        for (i, &mv) in moves.iter().enumerate() {
-            let mut child = *game;
-            child.play_unchecked(mv);
-            let score = if i == 0 || exact {
-                self.search(&child, depth - 1, -INF, INF, 1)
-            } else {
-                let s = self.search(&child, depth - 1, alpha, alpha + 1, 1);
-                if s > alpha && !self.clock.stopped() {
-                    self.search(&child, depth - 1, alpha, INF, 1)
-                } else {
-                    s
-                }
-            };
-            if self.clock.stopped() {
-                break;
-            }
-            scores[i] = score;
-            if best.is_none() || score > alpha {
-                alpha = score;
-                best = Some(i);
-                self.set_pv(0, mv);
-            }
-        }
-        best
-    }
-
-    fn set_pv(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
-        for k in 0..n {
-            self.pv[ply][k + 1] = self.pv[ply + 1][k];
-        }
-        self.pv_len[ply] = n + 1;
-    }
-
     /// Minimax value for the root seat, within `(alpha, beta)`.
     fn search(&mut self, game: &Game, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if let Some(v) = self.leaf(game, depth, ply) {
             return v;
         }
@@ -239,11 +179,15 @@ impl Searcher {
             if i > 0 && depth <= 2 && key < BACKWARD_PRUNE {
                 break; // the rest are further back still
             }
-            let mut child = *game;
-            child.play_unchecked(mv);
-            let reduce = reduction(depth, i, key);
-            let score =
-                self.child_value(&child, depth, reduce, alpha, beta, ply, i == 0, maximising);
+            let child = self.play(game, mv, ply + 1);
+            let step = Step {
+                depth,
+                ply,
+                first: i == 0,
+                reduce: reduction(depth, i, key),
+                maximising,
+            };
+            let score = pvs(self, &child, step, alpha, beta);
             if self.clock.stopped() {
                 break;
             }
@@ -255,7 +199,7 @@ impl Searcher {
                 } else {
                     beta = beta.min(score);
                 }
-                self.set_pv(ply, mv);
+                self.pv.set(ply, mv);
             }
             if alpha >= beta {
                 self.reward(mv, ply, depth);
@@ -263,46 +207,6 @@ impl Searcher {
             }
         }
         (best, best_move)
-    }
-
-    /// PVS for one child: the first move with the full window, the others with a null window
-    /// (reduced if late), re-searched when they might improve.
-    #[allow(clippy::too_many_arguments)]
-    fn child_value(
-        &mut self,
-        child: &Game,
-        depth: i32,
-        reduce: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        first: bool,
-        maximising: bool,
-    ) -> i32 {
-        let d = depth - 1;
-        if first {
-            return self.search(child, d, alpha, beta, ply + 1);
-        }
-        let (na, nb) = if maximising {
-            (alpha, alpha + 1)
-        } else {
-            (beta - 1, beta)
-        };
-        let mut s = self.search(child, d - reduce, na, nb, ply + 1);
-        let promising = |s: i32| {
-            if maximising {
-                s > alpha
-            } else {
-                s < beta
-            }
-        };
-        if reduce > 0 && promising(s) && !self.clock.stopped() {
-            s = self.search(child, d, na, nb, ply + 1);
-        }
-        if promising(s) && (s > alpha && s < beta) && !self.clock.stopped() {
-            s = self.search(child, d, alpha, beta, ply + 1);
-        }
-        s
     }
 
     /// The legal moves with their ordering keys.
@@ -356,14 +260,33 @@ fn code_index(mv: Move) -> usize {
     usize::from(mv.from.index()) << 7 | usize::from(mv.to.index())
 }
 
-/// Selection step: brings the best remaining move to `i` and returns it.
-fn pick(order: &mut [(i32, Move)], i: usize) -> (i32, Move) {
-    let mut best = i;
-    for j in i + 1..order.len() {
-        if order[j].0 > order[best].0 {
-            best = j;
-        }
+impl Tree for Searcher {
+    type Move = Move;
+    type Node = Game;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
     }
-    order.swap(i, best);
-    order[i]
+
+    fn pv(&mut self) -> &mut Pv<Move> {
+        &mut self.pv
+    }
+
+    fn start(&mut self, root: &Game, _: i32) {
+        self.line[0] = root.hash();
+    }
+
+    fn play(&mut self, game: &Game, mv: Move, _: usize) -> Game {
+        let mut child = *game;
+        child.play_unchecked(mv);
+        child
+    }
+
+    /// The line is recorded by [`Searcher::leaf`], nothing to undo.
+    fn unplay(&mut self, _: usize) {}
+
+    /// Minimax form: values and windows are for the root seat at every node.
+    fn value(&mut self, child: &Game, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.search(child, depth, alpha, beta, ply)
+    }
 }

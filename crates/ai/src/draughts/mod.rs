@@ -9,9 +9,13 @@ pub use eval::evaluate;
 
 use draughts::{Board, Game, GameOf, Move, MoveInfo, Position};
 
-use crate::time::Clock;
+use crate::search::{deepen, Deepened, Setup};
 use crate::{pick_noisy, Analysis, Budget, Level, Limits, Rng};
-use search::Searcher;
+use search::{Here, Searcher, MAX_PLY};
+
+/// Plies per step of [`crate::Plan::max_depth`]: a move of each side (Facile looks 2 plies
+/// ahead, Normal 4, both with capture quiescence on top).
+const PLIES_PER_STEP: u32 = 2;
 
 /// The move to play for the side to move, or `None` if there is none or the search was
 /// cancelled.
@@ -62,18 +66,6 @@ pub fn pv_infos<B: Board>(root: &Position<B>, pv: &[Move<B>]) -> Vec<MoveInfo> {
     out
 }
 
-/// How deep the shallow levels look, in plies (quiescence comes on top).
-fn depth_of(level: Level) -> u32 {
-    match level {
-        Level::Facile => 2,
-        Level::Normal => 4,
-        _ => crate::MAX_DEPTH,
-    }
-}
-
-/// An analysis with the root moves and their scores of the last completed iteration.
-type Searched<B> = (Analysis<Move<B>>, Vec<i32>, Vec<Move<B>>);
-
 /// Searches a game on board `B`, calling `report` after every completed iteration.
 pub fn analyse_of<B: Board>(
     game: &GameOf<B>,
@@ -94,11 +86,12 @@ pub fn analyse_of<B: Board>(
     for i in (1..moves.len()).rev() {
         moves.swap(i, rng.below(i + 1));
     }
-    let plan = level.plan();
-    let share = u64::from(plan.share);
-    let nodes = budget.nodes.map(|n| (n / share).max(1));
-    let time = limits.budget() / plan.share;
-    let clock = Clock::new(Some(time), nodes, limits.cancel.clone());
+    let Setup {
+        plan,
+        clock,
+        tt_nodes,
+        max_depth,
+    } = Setup::new(level, limits, budget, PLIES_PER_STEP, MAX_PLY as u32 / 2);
     if moves.len() == 1 {
         let a = Analysis {
             best: moves[0],
@@ -111,62 +104,17 @@ pub fn analyse_of<B: Board>(
         report(&a);
         return Some(a);
     }
-    let max_depth = budget.depth.unwrap_or_else(|| depth_of(level)).max(1);
+    let mut s = Searcher::<B>::new(clock, tt_nodes, game.reversible_history());
+    let root = Here {
+        pos,
+        hash: game.hash(),
+    };
     let exact = plan.noise > 0;
-    let mut s = Searcher::<B>::new(
-        clock,
-        crate::table_nodes(time, nodes),
-        game.reversible_history(),
-    );
-    let mut scores = vec![0; moves.len()];
-    let mut result: Option<Searched<B>> = None;
-    for depth in 1..=max_depth.min(search::MAX_PLY as u32 / 2) {
-        let best = s.root(&pos, game.hash(), &moves, depth as i32, exact, &mut scores);
-        let completed = !s.clock.stopped();
-        if let Some(i) = best {
-            moves[..=i].rotate_right(1);
-            scores[..=i].rotate_right(1);
-            let a = Analysis {
-                best: moves[0],
-                score: scores[0],
-                depth: if completed { depth } else { depth - 1 },
-                nodes: s.clock.nodes,
-                pv: s.pv(),
-                elapsed: s.clock.elapsed(),
-            };
-            if completed {
-                report(&a);
-            }
-            let keep = match (&result, completed) {
-                (Some((_, sc, mv)), false) => (sc.clone(), mv.clone()),
-                _ => (scores.clone(), moves.clone()),
-            };
-            result = Some((a, keep.0, keep.1));
-        }
-        if !completed || crate::is_decisive(scores[0]) || s.clock.check() {
-            break;
-        }
-    }
-    let (analysis, scores, moves) = match result {
-        Some(r) => r,
-        None if !s.clock.cancelled() => {
-            let a = Analysis {
-                best: moves[0],
-                score: 0,
-                depth: 0,
-                nodes: s.clock.nodes,
-                pv: vec![moves[0]],
-                elapsed: s.clock.elapsed(),
-            };
-            (a, vec![0], vec![moves[0]])
-        }
-        None => return None,
-    };
-    let analysis = Analysis {
-        nodes: s.clock.nodes,
-        elapsed: s.clock.elapsed(),
-        ..analysis
-    };
+    let Deepened {
+        analysis,
+        scores,
+        moves,
+    } = deepen(&mut s, &root, &mut moves, max_depth, exact, report)?;
     let best = if plan.noise > 0 {
         moves[pick_noisy(&scores, plan.noise * 5 / 3, &mut rng)?]
     } else {

@@ -1,20 +1,20 @@
 //! Negamax PVS for draughts on every board size (generic over the board, so each size compiles
-//! to its own code): iterative deepening from the caller, transposition table on the rules
-//! engine's incremental Zobrist hash, capture quiescence (captures are forced, so a position with
-//! a capture is never evaluated statically), single-reply extension, killers and history, late
-//! move reductions, and repetitions scored as draws.
+//! to its own code), driven by the shared driver (`crate::search`: iterative deepening, root
+//! loop, PVS step): transposition table on the rules engine's incremental Zobrist hash, capture
+//! quiescence (captures are forced, so a position with a capture is never evaluated
+//! statically), single-reply extension, killers and history, late move reductions, and
+//! repetitions scored as draws.
 
 use draughts::{Board, Move, MoveList, Position};
 
 use super::eval::evaluate;
+use crate::search::{pick, pvs, Pv, Step, Tree, INF};
 use crate::time::Clock;
 use crate::tt::{cutoff, Bound, Tt};
 use crate::WIN;
 
 /// Deepest ply (quiescence included).
 pub const MAX_PLY: usize = 96;
-/// Beyond every score.
-pub const INF: i32 = WIN + 1_000;
 const TT_MOVE: i32 = 1 << 28;
 const CAPTURE: i32 = 1 << 24;
 const KILLER: i32 = 1 << 20;
@@ -28,8 +28,7 @@ pub(crate) struct Searcher<B: Board> {
     order: Vec<Vec<(i32, Move<B>)>>,
     killers: Vec<[Option<Move<B>>; 2]>,
     history: Vec<i32>,
-    pv: Vec<Vec<Option<Move<B>>>>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: Pv<Move<B>>,
     /// Hashes from the last irreversible move of the game to the current node.
     path: Vec<u64>,
     /// Per ply: index in `path` from which positions can repeat.
@@ -37,10 +36,15 @@ pub(crate) struct Searcher<B: Board> {
     root_depth: i32,
 }
 
+/// A position on the searched line and its hash.
+pub(crate) struct Here<B: Board> {
+    pub pos: Position<B>,
+    pub hash: u64,
+}
+
 /// A node being searched.
 struct Node<'a, B: Board> {
-    pos: &'a Position<B>,
-    hash: u64,
+    here: &'a Here<B>,
     depth: i32,
     ply: usize,
 }
@@ -63,63 +67,11 @@ impl<B: Board> Searcher<B> {
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 128 * 128],
-            pv: vec![vec![None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: Pv::new(MAX_PLY),
             path,
             floor: [0; MAX_PLY + 1],
             root_depth: 1,
         }
-    }
-
-    /// The principal variation of the last root search.
-    pub fn pv(&self) -> Vec<Move<B>> {
-        self.pv[0][..self.pv_len[0]]
-            .iter()
-            .flatten()
-            .copied()
-            .collect()
-    }
-
-    /// Searches the root moves (`path` ends with the root's hash).
-    pub fn root(
-        &mut self,
-        pos: &Position<B>,
-        hash: u64,
-        moves: &[Move<B>],
-        depth: i32,
-        exact: bool,
-        scores: &mut [i32],
-    ) -> Option<usize> {
-        self.root_depth = depth;
-        let base = self.path.len();
-        let mut alpha = -INF;
-        let mut best = None;
-        for (i, &mv) in moves.iter().enumerate() {
-            let child = pos.play_unchecked(mv);
-            let h = hash ^ pos.zobrist_delta(mv);
-            self.push(pos, mv, h, 1);
-            let score = if i == 0 || exact {
-                -self.search(&child, h, depth - 1, -INF, INF, 1)
-            } else {
-                let s = -self.search(&child, h, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && !self.clock.stopped() {
-                    -self.search(&child, h, depth - 1, -INF, -alpha, 1)
-                } else {
-                    s
-                }
-            };
-            self.path.truncate(base);
-            if self.clock.stopped() {
-                break;
-            }
-            scores[i] = score;
-            if best.is_none() || score > alpha {
-                alpha = score;
-                best = Some(i);
-                self.set_pv(0, mv);
-            }
-        }
-        best
     }
 
     fn push(&mut self, pos: &Position<B>, mv: Move<B>, hash: u64, ply: usize) {
@@ -144,15 +96,6 @@ impl<B: Board> Searcher<B> {
         }
     }
 
-    fn set_pv(&mut self, ply: usize, mv: Move<B>) {
-        self.pv[ply][0] = Some(mv);
-        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
-        for k in 0..n {
-            self.pv[ply][k + 1] = self.pv[ply + 1][k];
-        }
-        self.pv_len[ply] = n + 1;
-    }
-
     /// Negamax value for the side to move, within `(alpha, beta)`; at `depth <= 0` only
     /// positions with captures are searched on (quiescence).
     fn search(
@@ -164,7 +107,7 @@ impl<B: Board> Searcher<B> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if let Some(v) = self.leaf(pos, depth, ply) {
             return v;
         }
@@ -186,9 +129,9 @@ impl<B: Board> Searcher<B> {
         }
         let mut order = std::mem::take(&mut self.order[ply]);
         self.score_moves(&list, hit.map(|h| h.mv), ply, &mut order);
+        let here = Here { pos: *pos, hash };
         let node = Node {
-            pos,
-            hash,
+            here: &here,
             depth,
             ply,
         };
@@ -239,11 +182,18 @@ impl<B: Board> Searcher<B> {
     ) -> (i32, Option<Move<B>>) {
         let mut best = -INF;
         let mut best_move = None;
-        let base = self.path.len();
         for i in 0..order.len() {
             let (key, mv) = pick(order, i);
-            let score = self.child(node, mv, i, key, alpha, beta);
-            self.path.truncate(base);
+            let child = self.play(node.here, mv, node.ply + 1);
+            let step = Step {
+                depth: node.depth,
+                ply: node.ply,
+                first: i == 0,
+                reduce: i32::from(node.depth >= 3 && i >= LMR_AFTER && key < KILLER),
+                maximising: true,
+            };
+            let score = pvs(self, &child, step, alpha, beta);
+            self.unplay(node.ply + 1);
             if self.clock.stopped() {
                 break;
             }
@@ -252,7 +202,7 @@ impl<B: Board> Searcher<B> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    self.set_pv(node.ply, mv);
+                    self.pv.set(node.ply, mv);
                 }
             }
             if alpha >= beta {
@@ -263,36 +213,6 @@ impl<B: Board> Searcher<B> {
             }
         }
         (best, best_move)
-    }
-
-    /// PVS for the `i`-th move: full window first, then a null window (reduced when late and
-    /// quiet), re-searched when it may improve.
-    fn child(
-        &mut self,
-        node: &Node<'_, B>,
-        mv: Move<B>,
-        i: usize,
-        key: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        let (pos, ply, depth) = (node.pos, node.ply, node.depth);
-        let child = pos.play_unchecked(mv);
-        let h = node.hash ^ pos.zobrist_delta(mv);
-        self.push(pos, mv, h, ply + 1);
-        let d = depth - 1;
-        if i == 0 {
-            return -self.search(&child, h, d, -beta, -alpha, ply + 1);
-        }
-        let reduce = i32::from(depth >= 3 && i >= LMR_AFTER && key < KILLER);
-        let mut s = -self.search(&child, h, d - reduce, -alpha - 1, -alpha, ply + 1);
-        if reduce > 0 && s > alpha && !self.clock.stopped() {
-            s = -self.search(&child, h, d, -alpha - 1, -alpha, ply + 1);
-        }
-        if s > alpha && s < beta && !self.clock.stopped() {
-            s = -self.search(&child, h, d, -beta, -alpha, ply + 1);
-        }
-        s
     }
 
     fn score_moves(
@@ -333,13 +253,36 @@ fn history_index<B: Board>(mv: Move<B>) -> usize {
     (mv.from_bit() as usize & 127) << 7 | (mv.to_bit() as usize & 127)
 }
 
-fn pick<M: Copy>(order: &mut [(i32, M)], i: usize) -> (i32, M) {
-    let mut best = i;
-    for j in i + 1..order.len() {
-        if order[j].0 > order[best].0 {
-            best = j;
+impl<B: Board> Tree for Searcher<B> {
+    type Move = Move<B>;
+    type Node = Here<B>;
+
+    fn clock(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    fn pv(&mut self) -> &mut Pv<Move<B>> {
+        &mut self.pv
+    }
+
+    fn start(&mut self, _: &Here<B>, depth: i32) {
+        self.root_depth = depth;
+    }
+
+    fn play(&mut self, here: &Here<B>, mv: Move<B>, ply: usize) -> Here<B> {
+        let hash = here.hash ^ here.pos.zobrist_delta(mv);
+        self.push(&here.pos, mv, hash, ply);
+        Here {
+            pos: here.pos.play_unchecked(mv),
+            hash,
         }
     }
-    order.swap(i, best);
-    order[i]
+
+    fn unplay(&mut self, _: usize) {
+        self.path.pop();
+    }
+
+    fn value(&mut self, child: &Here<B>, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        -self.search(&child.pos, child.hash, depth, -beta, -alpha, ply)
+    }
 }
