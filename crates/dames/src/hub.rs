@@ -145,6 +145,8 @@ impl Engine {
             }
             "pos" => {
                 self.stop();
+                // A refused position forgets the previous one: `go` must not answer for it.
+                self.game = None;
                 match position(&args) {
                     Ok(game) => self.game = Some(game),
                     Err(message) => self.error(&message),
@@ -482,6 +484,27 @@ mod tests {
         let text = out.text();
         assert!(text.contains("error message="), "{text}");
         assert!(text.contains("pong"), "{text}");
+    }
+
+    #[test]
+    fn after_a_refused_pos_go_answers_an_error_not_a_move() {
+        let (tx, out, handle) = engine();
+        let send = |l: &str| tx.send(l.to_string()).unwrap();
+        send("level depth=1");
+        send(&format!("pos pos={START}"));
+        send(&format!("pos pos={START} moves=\"32-28 19-23 28x19\""));
+        send("go think");
+        send("ping");
+        out.wait_for("pong");
+        send("quit");
+        handle.join().unwrap();
+        let text = out.text();
+        assert!(
+            text.contains("error message=\"illegal move 28x19\""),
+            "{text}"
+        );
+        assert!(text.contains("error message=\"no position\""), "{text}");
+        assert!(!text.contains("done"), "{text}");
     }
 
     #[test]
