@@ -14,6 +14,10 @@ mod hub;
 #[cfg(feature = "loadtest")]
 mod loadtest;
 #[cfg(feature = "ai")]
+mod hubmatch;
+#[cfg(feature = "ai")]
+mod score;
+#[cfg(feature = "ai")]
 mod selfplay;
 #[cfg(feature = "server")]
 mod serve;
@@ -52,6 +56,10 @@ enum Command {
     #[cfg(feature = "loadtest")]
     #[command(subcommand)]
     Loadtest(loadtest::Command),
+    /// Play one Hub engine against another (paired openings, colours swapped) and print the
+    /// score, W/D/L, Wilson interval and Elo.
+    #[cfg(feature = "ai")]
+    Match(hubmatch::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -76,5 +84,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Hub) => hub::run(),
         #[cfg(feature = "loadtest")]
         Some(Command::Loadtest(cmd)) => loadtest::run(cmd),
+        #[cfg(feature = "ai")]
+        Some(Command::Match(args)) => hubmatch::run(args),
     }
 }

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use dames_ai::{Budget, Level, Limits, Rng};
 
+use crate::score::{elo, wilson};
+
 /// Options of `dames selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -322,11 +324,7 @@ fn report(args: &Args, setup: &Setup, results: &[(usize, Tally)], elapsed: Durat
     let n = results.len() as f64;
     let scores: Vec<f64> = results.iter().map(|(_, t)| t.score).collect();
     let mean = scores.iter().sum::<f64>() / n;
-    // Wilson score interval (draws count as half a win): sound at 0 % and 100 % too.
-    let z = 1.96_f64;
-    let centre = (mean + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (mean * (1.0 - mean) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    let (lo, hi) = ((centre - half).max(0.0), (centre + half).min(1.0));
+    let (lo, hi) = wilson(mean, n);
     let wins = scores.iter().filter(|&&s| s > 0.99).count();
     let losses = scores.iter().filter(|&&s| s < 0.01).count();
     let game = match setup.cc_rules {
@@ -373,15 +371,4 @@ fn report(args: &Args, setup: &Setup, results: &[(usize, Tally)], elapsed: Durat
             nodes as f64 / time.as_secs_f64().max(1e-9) / 1000.0
         );
     }
-}
-
-/// Elo difference for an expected score, as text (±∞ at 0 and 1).
-fn elo(p: f64) -> String {
-    if p <= 0.0005 {
-        return "−∞".into();
-    }
-    if p >= 0.9995 {
-        return "+∞".into();
-    }
-    format!("{:+.0}", -400.0 * (1.0 / p - 1.0).log10())
 }
