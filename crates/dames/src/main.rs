@@ -11,10 +11,10 @@ mod cc;
 mod draughts;
 #[cfg(feature = "ai")]
 mod hub;
-#[cfg(feature = "loadtest")]
-mod loadtest;
 #[cfg(feature = "ai")]
 mod hubmatch;
+#[cfg(feature = "loadtest")]
+mod loadtest;
 #[cfg(feature = "ai")]
 mod score;
 #[cfg(feature = "ai")]
