@@ -177,6 +177,34 @@ pub struct Budget {
     pub depth: Option<u32>,
 }
 
+/// A transposition table kept from one search to the next, for an engine that plays a whole
+/// game (`dames hub`): each search starts with what the earlier ones stored, instead of a
+/// table sized for one move and cleared every move. Entries are replaced by depth for the same
+/// position and always for another one, so old entries make room by themselves.
+pub struct Table {
+    tt: tt::Tt,
+}
+
+impl Table {
+    /// A table of about `megabytes` MiB (16-byte entries, a power of two, 1 MiB to 4 GiB).
+    pub fn new(megabytes: usize) -> Table {
+        let entries = (megabytes.clamp(1, 4096) as u64) << 16;
+        Table {
+            tt: tt::Tt::new(63 - entries.leading_zeros()),
+        }
+    }
+
+    /// Takes the table out (a 1-entry table is left in its place).
+    pub(crate) fn take(&mut self) -> tt::Tt {
+        std::mem::replace(&mut self.tt, tt::Tt::new(0))
+    }
+
+    /// Puts the table back after a search.
+    pub(crate) fn put(&mut self, tt: tt::Tt) {
+        self.tt = tt;
+    }
+}
+
 /// Positions the transposition table is sized for: the node cap, or about half a million a
 /// second of budget (so that a short search does not spend its time clearing a big table).
 pub(crate) fn table_nodes(time: Duration, nodes: Option<u64>) -> u64 {

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use dames_ai::{Analysis, Budget, Level, Limits};
+use dames_ai::{Analysis, Budget, Level, Limits, Table};
 use draughts::{Board, Brazilian, Canadian, GameOf, International, Move, Position, Rules};
 
 /// Where answers go (stdout, or a buffer in tests).
@@ -50,7 +50,14 @@ struct Engine {
     /// The position to search: `pos` parsed into a game of the right board.
     game: Option<AnyGame>,
     search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// The transposition table, kept from move to move (cleared by `new-game`).
+    table: Arc<Mutex<Table>>,
+    /// Its size in MiB (`set-param name=hash`).
+    hash_mb: usize,
 }
+
+/// Default size of the transposition table, in MiB.
+const HASH_MB: usize = 64;
 
 /// A game on one of the three boards (the `pos` string's length tells which).
 #[derive(Clone)]
@@ -68,6 +75,8 @@ fn serve(lines: Receiver<String>, out: Out) {
         limit: Limit::Time(Duration::from_secs(2)),
         game: None,
         search: None,
+        table: Arc::new(Mutex::new(Table::new(HASH_MB))),
+        hash_mb: HASH_MB,
     };
     while let Ok(line) = lines.recv() {
         if !engine.command(&line) {
@@ -130,6 +139,9 @@ impl Engine {
                     env!("CARGO_PKG_VERSION")
                 ));
                 self.say("param name=variant value=normal type=enum values=\"normal\"");
+                self.say(&format!(
+                    "param name=hash value={HASH_MB} type=int min=1 max=4096"
+                ));
                 self.say(
                     "param name=level value=expert type=enum \
                      values=\"facile normal difficile expert\"",
@@ -142,6 +154,7 @@ impl Engine {
             "new-game" => {
                 self.stop();
                 self.game = None;
+                self.table = Arc::new(Mutex::new(Table::new(self.hash_mb)));
             }
             "pos" => {
                 self.stop();
@@ -167,11 +180,20 @@ impl Engine {
     }
 
     fn set_param(&mut self, args: &[(String, String)]) {
-        if arg(args, "name") == Some("level") {
-            match arg(args, "value").and_then(Level::from_name) {
+        match arg(args, "name") {
+            Some("level") => match arg(args, "value").and_then(Level::from_name) {
                 Some(level) => self.level = level,
                 None => self.error("unknown level"),
-            }
+            },
+            Some("hash") => match arg(args, "value").and_then(|v| v.parse::<usize>().ok()) {
+                Some(mb) if (1..=4096).contains(&mb) => {
+                    self.stop();
+                    self.hash_mb = mb;
+                    self.table = Arc::new(Mutex::new(Table::new(mb)));
+                }
+                _ => self.error("hash: a size in MiB from 1 to 4096"),
+            },
+            _ => {}
         }
     }
 
@@ -225,18 +247,29 @@ impl Engine {
             seed: 0,
             cancel: cancel.clone(),
         };
-        let (out, level) = (self.out.clone(), self.level);
-        let handle = std::thread::spawn(move || match game {
-            AnyGame::Brazilian(g) => think(&g, level, &limits, &budget, &out),
-            AnyGame::International(g) => think(&g, level, &limits, &budget, &out),
-            AnyGame::Canadian(g) => think(&g, level, &limits, &budget, &out),
+        let (out, level, table) = (self.out.clone(), self.level, self.table.clone());
+        let handle = std::thread::spawn(move || {
+            let mut table = table.lock().expect("table");
+            let t = Some(&mut *table);
+            match game {
+                AnyGame::Brazilian(g) => think(&g, level, &limits, &budget, t, &out),
+                AnyGame::International(g) => think(&g, level, &limits, &budget, t, &out),
+                AnyGame::Canadian(g) => think(&g, level, &limits, &budget, t, &out),
+            }
         });
         self.search = Some((cancel, handle));
     }
 }
 
 /// Searches and writes `info` lines and the final `done`.
-fn think<B: Board>(game: &GameOf<B>, level: Level, limits: &Limits, budget: &Budget, out: &Out) {
+fn think<B: Board>(
+    game: &GameOf<B>,
+    level: Level,
+    limits: &Limits,
+    budget: &Budget,
+    table: Option<&mut Table>,
+    out: &Out,
+) {
     let root = *game.position();
     let say = |line: String| {
         let mut o = out.lock().expect("output");
@@ -244,7 +277,7 @@ fn think<B: Board>(game: &GameOf<B>, level: Level, limits: &Limits, budget: &Bud
         let _ = o.flush();
     };
     let mut report = |a: &Analysis<Move<B>>| say(info(&root, a));
-    let result = dames_ai::draughts::analyse_of(game, level, limits, budget, &mut report);
+    let result = dames_ai::draughts::analyse_in(game, level, limits, budget, table, &mut report);
     let fallback = || game.legal_moves().first().copied();
     let (best, ponder) = match &result {
         Some(a) => {
@@ -426,6 +459,8 @@ mod tests {
         let text = out.wait_for("wait");
         assert!(text.starts_with("id name=Dames"), "{text}");
         assert!(text.contains("param name=level"), "{text}");
+        assert!(text.contains("param name=hash value=64"), "{text}");
+        send("set-param name=hash value=8");
         send("set-param name=level value=expert");
         send("init");
         out.wait_for("ready");

@@ -10,7 +10,8 @@ pub use eval::evaluate;
 use draughts::{Board, Game, GameOf, Move, MoveInfo, Position};
 
 use crate::search::{deepen, Deepened, Setup};
-use crate::{pick_noisy, Analysis, Budget, Level, Limits, Rng};
+use crate::tt::Tt;
+use crate::{pick_noisy, Analysis, Budget, Level, Limits, Rng, Table};
 use search::{Here, Searcher, MAX_PLY};
 
 /// Plies per step of [`crate::Plan::max_depth`]: a move of each side (Facile looks 2 plies
@@ -74,6 +75,19 @@ pub fn analyse_of<B: Board>(
     budget: &Budget,
     report: &mut dyn FnMut(&Analysis<Move<B>>),
 ) -> Option<Analysis<Move<B>>> {
+    analyse_in(game, level, limits, budget, None, report)
+}
+
+/// [`analyse_of`] with a transposition table kept between searches (`None`: one sized for this
+/// search).
+pub fn analyse_in<B: Board>(
+    game: &GameOf<B>,
+    level: Level,
+    limits: &Limits,
+    budget: &Budget,
+    mut table: Option<&mut Table>,
+    report: &mut dyn FnMut(&Analysis<Move<B>>),
+) -> Option<Analysis<Move<B>>> {
     if game.outcome().is_some() || limits.cancelled() {
         return None;
     }
@@ -104,7 +118,11 @@ pub fn analyse_of<B: Board>(
         report(&a);
         return Some(a);
     }
-    let mut s = Searcher::<B>::new(clock, tt_nodes, game.reversible_history());
+    let tt = match table.as_deref_mut() {
+        Some(t) => t.take(),
+        None => Tt::for_nodes(tt_nodes),
+    };
+    let mut s = Searcher::<B>::new(clock, tt, game.reversible_history());
     let root = Here {
         pos,
         hash: game.hash(),
@@ -114,7 +132,13 @@ pub fn analyse_of<B: Board>(
         analysis,
         scores,
         moves,
-    } = deepen(&mut s, &root, &mut moves, max_depth, exact, report)?;
+    } = {
+        let searched = deepen(&mut s, &root, &mut moves, max_depth, exact, report);
+        if let Some(t) = table {
+            t.put(std::mem::replace(&mut s.tt, Tt::new(0)));
+        }
+        searched?
+    };
     let best = if plan.noise > 0 {
         moves[pick_noisy(&scores, plan.noise * 5 / 3, &mut rng)?]
     } else {

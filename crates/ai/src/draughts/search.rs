@@ -23,7 +23,7 @@ const LMR_AFTER: usize = 3;
 /// One search over positions of board `B`.
 pub(crate) struct Searcher<B: Board> {
     pub clock: Clock,
-    tt: Tt,
+    pub tt: Tt,
     lists: Vec<MoveList<B>>,
     order: Vec<Vec<(i32, Move<B>)>>,
     killers: Vec<[Option<Move<B>>; 2]>,
@@ -57,12 +57,12 @@ fn index_of<B: Board>(list: &[Move<B>], mv: Move<B>) -> u16 {
 }
 
 impl<B: Board> Searcher<B> {
-    pub fn new(clock: Clock, tt_nodes: u64, history: &[u64]) -> Self {
+    pub fn new(clock: Clock, tt: Tt, history: &[u64]) -> Self {
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 2);
         path.extend_from_slice(history);
         Searcher {
             clock,
-            tt: Tt::for_nodes(tt_nodes),
+            tt,
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(128)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],

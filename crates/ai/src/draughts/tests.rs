@@ -139,3 +139,40 @@ fn two_players_finish_a_game() {
         assert!(n < 2000);
     }
 }
+
+#[test]
+fn a_table_kept_between_searches_saves_work() {
+    use draughts::{GameOf, International};
+    let game = GameOf::<International>::new(Rules::new(Variant::International));
+    let depth = Budget {
+        nodes: None,
+        depth: Some(6),
+    };
+    let mut table = crate::Table::new(4);
+    let fresh = analyse_of(&game, Level::Expert, &limits(0), &depth, &mut |_| {}).unwrap();
+    let first = analyse_in(
+        &game,
+        Level::Expert,
+        &limits(0),
+        &depth,
+        Some(&mut table),
+        &mut |_| {},
+    );
+    let again = analyse_in(
+        &game,
+        Level::Expert,
+        &limits(0),
+        &depth,
+        Some(&mut table),
+        &mut |_| {},
+    );
+    let (first, again) = (first.unwrap(), again.unwrap());
+    assert_eq!((first.best, first.score), (fresh.best, fresh.score));
+    assert_eq!(again.depth, 6);
+    assert!(
+        again.nodes * 2 < first.nodes,
+        "{} then {}",
+        first.nodes,
+        again.nodes
+    );
+}
