@@ -50,14 +50,17 @@ struct Engine {
     /// The position to search: `pos` parsed into a game of the right board.
     game: Option<AnyGame>,
     search: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
-    /// The transposition table, kept from move to move (cleared by `new-game`).
-    table: Arc<Mutex<Table>>,
-    /// Its size in MiB (`set-param name=hash`).
+    /// A transposition table kept from move to move (cleared by `new-game`), when
+    /// `set-param name=hash` gave it a size; else each search sizes its own.
+    table: Option<Arc<Mutex<Table>>>,
+    /// Its size in MiB (0: none kept).
     hash_mb: usize,
 }
 
-/// Default size of the transposition table, in MiB.
-const HASH_MB: usize = 64;
+/// A kept table of this many MiB, from `set-param name=hash` (0: none).
+fn table(mb: usize) -> Option<Arc<Mutex<Table>>> {
+    (mb > 0).then(|| Arc::new(Mutex::new(Table::new(mb))))
+}
 
 /// A game on one of the three boards (the `pos` string's length tells which).
 #[derive(Clone)]
@@ -75,8 +78,8 @@ fn serve(lines: Receiver<String>, out: Out) {
         limit: Limit::Time(Duration::from_secs(2)),
         game: None,
         search: None,
-        table: Arc::new(Mutex::new(Table::new(HASH_MB))),
-        hash_mb: HASH_MB,
+        table: None,
+        hash_mb: 0,
     };
     while let Ok(line) = lines.recv() {
         if !engine.command(&line) {
@@ -139,9 +142,7 @@ impl Engine {
                     env!("CARGO_PKG_VERSION")
                 ));
                 self.say("param name=variant value=normal type=enum values=\"normal\"");
-                self.say(&format!(
-                    "param name=hash value={HASH_MB} type=int min=1 max=4096"
-                ));
+                self.say("param name=hash value=0 type=int min=0 max=4096");
                 self.say(
                     "param name=level value=expert type=enum \
                      values=\"facile normal difficile expert\"",
@@ -154,7 +155,7 @@ impl Engine {
             "new-game" => {
                 self.stop();
                 self.game = None;
-                self.table = Arc::new(Mutex::new(Table::new(self.hash_mb)));
+                self.table = table(self.hash_mb);
             }
             "pos" => {
                 self.stop();
@@ -186,12 +187,12 @@ impl Engine {
                 None => self.error("unknown level"),
             },
             Some("hash") => match arg(args, "value").and_then(|v| v.parse::<usize>().ok()) {
-                Some(mb) if (1..=4096).contains(&mb) => {
+                Some(mb) if mb <= 4096 => {
                     self.stop();
                     self.hash_mb = mb;
-                    self.table = Arc::new(Mutex::new(Table::new(mb)));
+                    self.table = table(mb);
                 }
-                _ => self.error("hash: a size in MiB from 1 to 4096"),
+                _ => self.error("hash: a size in MiB from 0 to 4096"),
             },
             _ => {}
         }
@@ -249,8 +250,8 @@ impl Engine {
         };
         let (out, level, table) = (self.out.clone(), self.level, self.table.clone());
         let handle = std::thread::spawn(move || {
-            let mut table = table.lock().expect("table");
-            let t = Some(&mut *table);
+            let mut kept = table.as_ref().map(|t| t.lock().expect("table"));
+            let t = kept.as_deref_mut();
             match game {
                 AnyGame::Brazilian(g) => think(&g, level, &limits, &budget, t, &out),
                 AnyGame::International(g) => think(&g, level, &limits, &budget, t, &out),
@@ -459,7 +460,7 @@ mod tests {
         let text = out.wait_for("wait");
         assert!(text.starts_with("id name=Dames"), "{text}");
         assert!(text.contains("param name=level"), "{text}");
-        assert!(text.contains("param name=hash value=64"), "{text}");
+        assert!(text.contains("param name=hash value=0"), "{text}");
         send("set-param name=hash value=8");
         send("set-param name=level value=expert");
         send("init");
