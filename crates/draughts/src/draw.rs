@@ -10,9 +10,13 @@ use crate::moves::Move;
 use crate::position::Position;
 
 /// The settings of a game (a room's rules).
+///
+/// The serde form uses these field names; missing fields take their defaults, so
+/// `{"variant": "brazilian"}` is a complete value. Unknown fields are refused; check a value read
+/// from outside with [`Rules::validate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct Rules {
     /// The board size.
     pub variant: Variant,
@@ -38,7 +42,37 @@ impl Rules {
             ..Rules::default()
         }
     }
+
+    /// Checks that these rules can be played.
+    ///
+    /// # Errors
+    /// [`RulesError::ThreeVsKingMoves`] unless `three_vs_king_moves` is 16 or 10.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        match self.three_vs_king_moves {
+            10 | 16 => Ok(()),
+            n => Err(RulesError::ThreeVsKingMoves(n)),
+        }
+    }
 }
+
+/// Why a [`Rules`] value cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// Three pieces against a lone king are drawn after 16 moves each (FMJD) or 10 (seed 003).
+    ThreeVsKingMoves(u8),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::ThreeVsKingMoves(n) => {
+                write!(f, "three_vs_king_moves must be 16 or 10, not {n}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
 
 /// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,5 +225,34 @@ impl DrawCounters {
             _ => {}
         }
         (self.king_plies >= 50).then_some(DrawReason::TwentyFiveKingMoves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_pieces_against_a_lone_king_are_drawn_after_16_or_10_moves_only() {
+        assert_eq!(Rules::default().validate(), Ok(()));
+        let ten = Rules {
+            three_vs_king_moves: 10,
+            ..Rules::default()
+        };
+        assert_eq!(ten.validate(), Ok(()));
+        let twelve = Rules {
+            three_vs_king_moves: 12,
+            ..Rules::default()
+        };
+        assert_eq!(twelve.validate(), Err(RulesError::ThreeVsKingMoves(12)));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn rules_read_with_defaults_and_refuse_unknown_fields() {
+        let r: Rules = serde_json::from_str(r#"{"variant": "brazilian"}"#).unwrap();
+        assert_eq!(r, Rules::new(Variant::Brazilian));
+        assert!(serde_json::from_str::<Rules>(r#"{"variant": "russian"}"#).is_err());
+        assert!(serde_json::from_str::<Rules>(r#"{"flying_men": true}"#).is_err());
     }
 }

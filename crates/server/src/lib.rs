@@ -21,6 +21,7 @@ pub mod config;
 pub mod error;
 pub mod game;
 pub mod http;
+pub mod protocol;
 pub mod push;
 pub mod qr;
 pub mod ratelimit;

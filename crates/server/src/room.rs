@@ -6,16 +6,18 @@
 
 use std::collections::HashSet;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use dames_ai::Level;
 
 use crate::error::AppError;
-use crate::game::{self, GameKind, GameState};
+use crate::game::{GameKind, GameRules, GameState, MoveInput};
+use crate::protocol::{LegalMove, MoveRecord};
 
 /// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Seats being taken, settings being chosen.
     Lobby,
@@ -87,11 +89,12 @@ impl Seat {
     }
 }
 
-/// The room settings (docs/protocol.md `Settings`).
-#[derive(Clone, Debug, PartialEq)]
+/// The room settings (docs/protocol.md `Settings`), sent as they are.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
-    /// The engine's rules, normalised.
-    pub rules: Value,
+    /// The engine's rules, every field present.
+    pub rules: GameRules,
     /// « Montrer les coups légaux ».
     pub show_legal_moves: bool,
     /// « Changer qui commence ».
@@ -109,7 +112,7 @@ pub struct Settings {
 }
 
 /// The rhythm of a room (docs/protocol.md `Settings.rhythm`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rhythm {
     /// Everyone present.
@@ -154,7 +157,7 @@ impl Settings {
     /// `invalid_settings` with the engine's message.
     pub fn new(kind: GameKind, input: &SettingsInput) -> Result<(Self, usize), AppError> {
         let defaults = Self {
-            rules: Value::Null,
+            rules: GameRules::default_for(kind),
             show_legal_moves: true,
             rotate_first: true,
             random_first: false,
@@ -190,45 +193,31 @@ impl Settings {
                 "cpu_ms must be at most {MAX_CPU_MS}"
             )));
         }
-        let mut rules = match (&input.rules, &s.rules) {
-            (Some(r), _) => r.clone(),
-            (None, Value::Null) => json!({}),
-            (None, r) => r.clone(),
-        };
-        if kind == GameKind::Cc {
-            s.sync_first_player_rules(&mut rules, input);
+        if let Some(rules) = &input.rules {
+            s.rules = GameRules::parse(kind, rules)
+                .map_err(|e| AppError::InvalidSettings(e.to_string()))?;
         }
-        let info = game::validate_rules(kind, Some(&rules)).map_err(AppError::InvalidSettings)?;
-        s.rules = info.rules;
-        Ok((s, info.seats))
+        if let GameRules::Cc(rules) = &mut s.rules {
+            // The engine's rules carry the first-player options too: the room-level flags and
+            // the rules' fields are kept equal (the rules' fields win when both are given).
+            let given = input.rules.as_ref().and_then(Value::as_object);
+            let has = |key: &str| given.is_some_and(|g| g.contains_key(key));
+            if has("rotate_first_player") {
+                s.rotate_first = rules.rotate_first_player;
+            }
+            if has("random_first_player") {
+                s.random_first = rules.random_first_player;
+            }
+            rules.rotate_first_player = s.rotate_first;
+            rules.random_first_player = s.random_first;
+        }
+        let seats = s.rules.seats();
+        Ok((s, seats))
     }
 
-    /// Chinese checkers' rules carry the first-player options too: the room-level flags and the
-    /// rules' fields are kept equal (the rules' fields win when both are given).
-    fn sync_first_player_rules(&mut self, rules: &mut Value, input: &SettingsInput) {
-        let Some(obj) = rules.as_object_mut() else {
-            return;
-        };
-        let given = input.rules.as_ref().and_then(Value::as_object);
-        let from_rules = |key: &str| given.and_then(|g| g.get(key)).and_then(Value::as_bool);
-        self.rotate_first = from_rules("rotate_first_player").unwrap_or(self.rotate_first);
-        self.random_first = from_rules("random_first_player").unwrap_or(self.random_first);
-        obj.insert("rotate_first_player".into(), self.rotate_first.into());
-        obj.insert("random_first_player".into(), self.random_first.into());
-    }
-
-    /// The protocol's JSON.
+    /// The protocol's JSON (what is stored).
     pub fn to_json(&self) -> Value {
-        json!({
-            "rules": self.rules,
-            "show_legal_moves": self.show_legal_moves,
-            "rotate_first": self.rotate_first,
-            "random_first": self.random_first,
-            "confirm_move": self.confirm_move,
-            "cpu_ms": self.cpu_ms,
-            "rhythm": self.rhythm.as_str(),
-            "hints": self.hints,
-        })
+        serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
     /// Reads back [`Settings::to_json`] (stored rooms).
@@ -244,8 +233,8 @@ impl Settings {
 pub struct Play {
     /// The engine's state.
     pub state: GameState,
-    /// `MoveRecord`s of the game, in order.
-    pub records: Vec<Value>,
+    /// The moves of the game, in order.
+    pub records: Vec<MoveRecord>,
     /// Draughts: the seat offering a draw.
     pub draw_offer: Option<usize>,
     /// Entries in the game log so far (next `seq`).
@@ -258,7 +247,7 @@ pub enum Action {
     /// A move, with the client's id if it gave one.
     Move {
         seat: usize,
-        mv: Value,
+        mv: LegalMove,
         client_id: Option<String>,
     },
     /// A resignation.
@@ -325,6 +314,14 @@ pub fn valid_name(name: &str) -> Result<String, AppError> {
 
 fn wrong_state(msg: &str) -> AppError {
     AppError::WrongState(msg.to_owned())
+}
+
+fn illegal(err: crate::game::PlayError) -> AppError {
+    AppError::IllegalMove(err.to_string())
+}
+
+fn refused(err: crate::game::ActionError) -> AppError {
+    AppError::WrongState(err.to_string())
 }
 
 impl Room {
@@ -503,8 +500,8 @@ impl Room {
     }
 
     fn begin_game(&mut self, first: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
-        let state = GameState::new(self.kind, &self.settings.rules, first)
-            .map_err(AppError::InvalidSettings)?;
+        let state = GameState::new(&self.settings.rules, first)
+            .map_err(|e| AppError::InvalidSettings(e.to_string()))?;
         self.game_no += 1;
         self.first_seat = first;
         self.play = Some(Play {
@@ -524,6 +521,14 @@ impl Room {
         Ok(())
     }
 
+    /// Reads a client's `MoveInput` for this room's game.
+    ///
+    /// # Errors
+    /// `illegal_move` if it is not a move of this game.
+    pub fn parse_move(&self, input: &Value) -> Result<MoveInput, AppError> {
+        self.kind.parse_move(input).map_err(illegal)
+    }
+
     /// `seat` plays `input`. Returns `false` if `client_id` was already applied (nothing done).
     ///
     /// # Errors
@@ -532,7 +537,7 @@ impl Room {
         &mut self,
         seat: usize,
         client_id: Option<&str>,
-        input: &Value,
+        input: &MoveInput,
         now: i64,
         ch: &mut Change,
     ) -> Result<bool, AppError> {
@@ -544,12 +549,17 @@ impl Room {
             return Err(AppError::NotYourTurn);
         }
         let play = self.play.as_mut().ok_or(AppError::Internal)?;
-        let played = play.state.play(input).map_err(AppError::IllegalMove)?;
-        let record = json!({"seat": seat, "move": played.mv, "passes": played.passes, "finished": played.finished});
-        play.records.push(record.clone());
-        play.draw_offer = None;
-        let mut event = record;
+        let played = play.state.play(input).map_err(illegal)?;
+        let record = MoveRecord {
+            seat,
+            mv: played.mv.clone(),
+            passes: played.passes,
+            finished: played.finished,
+        };
+        let mut event = serde_json::to_value(&record).map_err(|e| AppError::internal("move", e))?;
         event["kind"] = "move".into();
+        play.records.push(record);
+        play.draw_offer = None;
         ch.event(event);
         let client_id = client_id.map(str::to_owned);
         if let Some(id) = &client_id {
@@ -572,7 +582,7 @@ impl Room {
     pub fn resign(&mut self, seat: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
         self.require_playing()?;
         let play = self.play.as_mut().ok_or(AppError::Internal)?;
-        play.state.resign(seat).map_err(AppError::WrongState)?;
+        play.state.resign(seat).map_err(refused)?;
         play.draw_offer = None;
         ch.event(json!({"kind": "resigned", "seat": seat}));
         ch.actions.push(Action::Resign { seat });
@@ -602,7 +612,7 @@ impl Room {
             }
             (DrawAction::Accept, Some(by)) if by != seat => {
                 let play = self.play.as_mut().ok_or(AppError::Internal)?;
-                play.state.agree_draw().map_err(AppError::WrongState)?;
+                play.state.agree_draw().map_err(refused)?;
                 play.draw_offer = None;
                 ch.actions.push(Action::Draw);
                 self.check_finished(now, ch);

@@ -12,6 +12,8 @@ use serde_json::Value;
 use tokio::sync::{broadcast, Semaphore};
 
 use crate::error::AppError;
+use crate::game::MoveInput;
+use crate::protocol::LegalMove;
 use crate::room::{Change, Room};
 use crate::snapshot::action_rows;
 use crate::store::{Commit, EventRow, Store, StoreError};
@@ -389,7 +391,7 @@ impl Rooms {
         code: &str,
         seat: usize,
         state: crate::game::GameState,
-    ) -> Result<Value, AppError> {
+    ) -> Result<LegalMove, AppError> {
         {
             let now = Instant::now();
             let mut times = self.hint_times.lock().unwrap_or_else(|e| e.into_inner());
@@ -449,7 +451,7 @@ impl CpuJob {
         let think = Duration::from_millis(self.room.settings.cpu_ms);
         // `None` when cancelled, or if the player failed: then the first legal move is played
         // rather than leaving the game stuck on a CPU's turn.
-        let mv = self.think(think).await.unwrap_or(Value::Null);
+        let mv = self.think(think).await;
         tokio::time::sleep_until((started + think).into()).await;
         if self.cancel.load(Ordering::Relaxed) {
             return;
@@ -465,12 +467,13 @@ impl CpuJob {
                 let fallback = room
                     .play
                     .as_ref()
-                    .and_then(|p| p.state.legal_moves().into_iter().next());
+                    .and_then(|p| p.state.legal_moves().into_iter().next())
+                    .map(|m| m.to_input());
+                let Some(mv) = mv else {
+                    let fallback = fallback.ok_or(AppError::Internal)?;
+                    return room.play_move(seat, None, &fallback, now, ch).map(drop);
+                };
                 match room.play_move(seat, None, &mv, now, ch) {
-                    Err(AppError::IllegalMove(_)) if mv.is_null() => {
-                        let fallback = fallback.ok_or(AppError::Internal)?;
-                        room.play_move(seat, None, &fallback, now, ch).map(drop)
-                    }
                     Err(AppError::IllegalMove(msg)) => {
                         tracing::error!(
                             "CPU move refused in room {}: {msg}; playing the first legal move",
@@ -489,7 +492,7 @@ impl CpuJob {
     }
 
     /// Computes the move on the worker pool (a semaphore over blocking threads).
-    async fn think(&self, think: Duration) -> Option<Value> {
+    async fn think(&self, think: Duration) -> Option<MoveInput> {
         let _permit = self.rooms.cpu_permits.clone().acquire_owned().await.ok()?;
         if self.cancel.load(Ordering::Relaxed) {
             return None;

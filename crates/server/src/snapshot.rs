@@ -8,6 +8,7 @@ use serde_json::Value;
 use dames_ai::Level;
 
 use crate::game::{GameKind, GameState};
+use crate::protocol::MoveRecord;
 use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status};
 use crate::store::{ActionRow, RoomRow, SeatRow, StoredRoom};
 
@@ -141,7 +142,7 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
 }
 
 fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
-    let state = GameState::new(room.kind, &room.settings.rules, room.first_seat)?;
+    let state = GameState::new(&room.settings.rules, room.first_seat).map_err(|e| e.to_string())?;
     let mut play = Play {
         state,
         records: Vec::new(),
@@ -160,16 +161,20 @@ fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
                         row.seq
                     ));
                 }
-                let played = play
-                    .state
-                    .play(&input)
+                let played = room
+                    .kind
+                    .parse_move(&input)
+                    .and_then(|input| play.state.play(&input))
                     .map_err(|e| format!("replay: move {}: {e}", row.seq))?;
-                play.records.push(serde_json::json!({
-                    "seat": seat, "move": played.mv, "passes": played.passes, "finished": played.finished
-                }));
+                play.records.push(MoveRecord {
+                    seat,
+                    mv: played.mv,
+                    passes: played.passes,
+                    finished: played.finished,
+                });
             }
-            ("resign", Some(seat)) => play.state.resign(seat)?,
-            ("draw", _) => play.state.agree_draw()?,
+            ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
+            ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
             ("abandon", _) => play.state.abandon(),
             (kind, _) => return Err(format!("replay: bad action {kind}")),
         }
@@ -189,7 +194,12 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                     seat,
                     mv,
                     client_id,
-                } => (Some(*seat), "move", Some(mv.to_string()), client_id.clone()),
+                } => (
+                    Some(*seat),
+                    "move",
+                    serde_json::to_string(mv).ok(),
+                    client_id.clone(),
+                ),
                 Action::Resign { seat } => (Some(*seat), "resign", None, None),
                 Action::Draw => (None, "draw", None, None),
                 Action::Abandon => (None, "abandon", None, None),

@@ -1,73 +1,69 @@
 //! The `RoomView` of docs/protocol.md: a room as one caller sees it.
 
-use serde_json::{json, Value};
-
-use crate::game;
+use crate::protocol::{GameView, RoomView, SeatKind, SeatView};
 use crate::room::{Occupant, Room};
 
 impl Room {
     /// The `RoomView` for the holder of seat `you` (`None`: a spectator).
-    pub fn view(&self, you: Option<usize>) -> Value {
-        json!({
-            "code": self.code,
-            "game": self.kind.as_str(),
-            "version": self.version,
-            "status": self.status.as_str(),
-            "you": you,
-            "host": you == Some(0),
-            "settings": self.settings.to_json(),
-            "seats": self.seat_views(),
-            "game_no": self.game_no,
-            "play": self.play_view(you),
-        })
+    pub fn view(&self, you: Option<usize>) -> RoomView {
+        RoomView {
+            code: self.code.clone(),
+            game: self.kind,
+            version: self.version,
+            status: self.status,
+            you,
+            host: you == Some(0),
+            settings: self.settings.clone(),
+            seats: self.seat_views(),
+            game_no: self.game_no,
+            play: self.play_view(you),
+        }
     }
 
-    fn seat_views(&self) -> Vec<Value> {
+    /// Every seat as everyone sees it.
+    pub fn seat_views(&self) -> Vec<SeatView> {
         self.seats
             .iter()
             .enumerate()
             .map(|(n, seat)| {
                 let (kind, name, level) = match &seat.occupant {
-                    Occupant::Empty => ("empty", Value::Null, Value::Null),
-                    Occupant::Human { name, .. } => ("human", name.as_str().into(), Value::Null),
-                    Occupant::Cpu(level) => ("cpu", "CPU".into(), level.name().into()),
+                    Occupant::Empty => (SeatKind::Empty, None, None),
+                    Occupant::Human { name, .. } => (SeatKind::Human, Some(name.clone()), None),
+                    Occupant::Cpu(level) => (SeatKind::Cpu, Some("CPU".to_owned()), Some(*level)),
                 };
-                let cpu = matches!(seat.occupant, Occupant::Cpu(_));
-                let mut view = json!({
-                    "seat": n,
-                    "kind": kind,
-                    "name": name,
-                    "level": level,
-                    "online": cpu || seat.connections > 0,
-                    "ready": seat.ready || cpu,
-                });
-                let (key, info) =
-                    game::seat_info(self.kind, &self.settings.rules, n, self.first_seat);
-                view[key] = info;
-                view
+                let cpu = kind == SeatKind::Cpu;
+                let info = self.settings.rules.seat_info(n, self.first_seat);
+                SeatView {
+                    seat: n,
+                    kind,
+                    name,
+                    level,
+                    online: cpu || seat.connections > 0,
+                    ready: seat.ready || cpu,
+                    camps: info.camps,
+                    color: info.color,
+                }
             })
             .collect()
     }
 
-    fn play_view(&self, you: Option<usize>) -> Value {
-        let Some(play) = &self.play else {
-            return Value::Null;
-        };
+    fn play_view(&self, you: Option<usize>) -> Option<GameView> {
+        let play = self.play.as_ref()?;
         let to_move = play.state.to_move();
         let legal_moves = if you.is_some() && you == to_move {
             play.state.legal_moves()
         } else {
             Vec::new()
         };
-        json!({
-            "to_move": to_move,
-            "board": play.state.board(),
-            "moves": play.records,
-            "legal_moves": legal_moves,
-            "draw_offer": play.draw_offer,
-            "outcome": play.state.outcome(),
+        Some(GameView {
+            to_move,
+            board: play.state.board(),
+            moves: play.records.clone(),
+            legal_moves,
+            draw_offer: play.draw_offer,
+            outcome: play.state.outcome(),
             // Since when the seat to move has been waiting (Unix ms): the last move or the start.
-            "turn_since": self.last_move_at,
+            turn_since: self.last_move_at,
         })
     }
 }

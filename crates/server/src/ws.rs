@@ -287,7 +287,8 @@ impl Session {
                     Ok(()) => {
                         let move_id = id.clone();
                         self.with_seat(move |room, seat, ch, now| {
-                            room.play_move(seat, move_id.as_deref(), &mv, now, ch)
+                            let input = room.parse_move(&mv)?;
+                            room.play_move(seat, move_id.as_deref(), &input, now, ch)
                         })
                         .await
                     }

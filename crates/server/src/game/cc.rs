@@ -1,12 +1,14 @@
-//! Chinese checkers through the `chinese-checkers` engine: its serde `Rules`, cube coordinates
-//! in every JSON value (RULES.md 1.1), and its outcome mapped to the protocol's `Outcome`.
+//! Chinese checkers through the `chinese-checkers` engine: cube coordinates in every value
+//! (RULES.md 1.1), its outcome mapped to the protocol's `Outcome`.
 
-use chinese_checkers::{Cell, Game, Move, Outcome, Rules, Seat};
-use serde_json::{json, Value};
+use chinese_checkers::{Cell, Ending, Game, Move, Rules, Seat};
+use serde::Deserialize;
+use serde_json::Value;
 
 use dames_ai::Level;
 
-use super::{Played, RulesInfo};
+use super::{ActionError, MoveInput, PlayError, Played, RulesError};
+use crate::protocol::{self, Board, CcBoard, CcMove, CcPiece, LegalMove, OutcomeKind, Reason};
 
 /// A Chinese checkers game.
 #[derive(Clone, Debug)]
@@ -14,74 +16,92 @@ pub struct CcGame {
     game: Game,
 }
 
-fn parse_rules(rules: Option<&Value>) -> Result<Rules, String> {
-    let rules: Rules = match rules {
-        Some(value) => serde_json::from_value(value.clone()).map_err(|e| format!("rules: {e}"))?,
-        None => Rules::default(),
-    };
-    rules.validate().map_err(|e| e.to_string())?;
-    Ok(rules)
-}
-
-/// Validates the rules through the engine.
-pub fn validate_rules(rules: Option<&Value>) -> Result<RulesInfo, String> {
-    let rules = parse_rules(rules)?;
-    let value = serde_json::to_value(rules).map_err(|e| e.to_string())?;
-    Ok(RulesInfo {
-        rules: value,
-        seats: rules.seat_count(),
-    })
-}
-
 /// The start camps of `seat` (RULES.md 1.2), as numbers.
-pub fn seat_camps(rules: &Value, seat: usize) -> Value {
-    let camps: Vec<u8> = parse_rules(Some(rules))
-        .ok()
-        .and_then(|r| {
-            u8::try_from(seat)
-                .ok()
-                .map(|s| r.seat_camps(Seat(s)).iter().map(|c| c.index()).collect())
+pub fn seat_camps(rules: &Rules, seat: usize) -> Vec<u8> {
+    u8::try_from(seat)
+        .map(|s| {
+            rules
+                .seat_camps(Seat(s))
+                .iter()
+                .map(|c| c.index())
+                .collect()
         })
-        .unwrap_or_default();
-    json!(camps)
+        .unwrap_or_default()
 }
 
-fn cube(cell: Cell) -> Value {
-    json!(cell.to_cube())
+/// What a Chinese checkers `MoveInput` looks like, for errors.
+pub fn bad_input() -> PlayError {
+    PlayError::Input("a Chinese checkers move is {\"from\": [x, y, z], \"to\": [x, y, z]}".into())
 }
 
-fn cell_from(value: Option<&Value>) -> Result<Cell, String> {
-    let coords: Vec<i64> = value
-        .and_then(Value::as_array)
-        .filter(|a| a.len() == 3)
-        .and_then(|a| a.iter().map(Value::as_i64).collect())
-        .ok_or("a hole is [x, y, z] in cube coordinates")?;
-    let [x, y, z] = [coords[0], coords[1], coords[2]].map(|c| i32::try_from(c).unwrap_or(i32::MAX));
-    Cell::from_cube(x, y, z).ok_or_else(|| format!("[{x},{y},{z}] is not a hole of the board"))
+/// `{"from", "to"}` (other fields, such as a whole `LegalMove` sent back, are ignored).
+#[derive(Deserialize)]
+struct Input {
+    from: [i32; 3],
+    to: [i32; 3],
 }
 
-fn outcome_json(outcome: &Outcome, seats: usize) -> Value {
-    let reason = serde_json::to_value(outcome.ending()).unwrap_or(Value::Null);
+fn cell(c: [i32; 3]) -> Result<Cell, PlayError> {
+    Cell::from_cube(c[0], c[1], c[2])
+        .ok_or_else(|| PlayError::Input(format!("{c:?} is not a hole of the board")))
+}
+
+/// Reads a `MoveInput`.
+pub fn parse_move(input: &Value) -> Result<MoveInput, PlayError> {
+    let input = Input::deserialize(input).map_err(|_| bad_input())?;
+    Ok(MoveInput::Cc(Move::new(cell(input.from)?, cell(input.to)?)))
+}
+
+/// The engine's move of a listed move.
+pub fn engine_move(m: &CcMove) -> Move {
+    let to_cell = |c: protocol::Cube| {
+        Cell::from_cube(i32::from(c[0]), i32::from(c[1]), i32::from(c[2]))
+            .expect("listed moves are on the board")
+    };
+    Move::new(to_cell(m.from), to_cell(m.to))
+}
+
+fn reason(ending: Ending) -> Reason {
+    match ending {
+        Ending::Finished => Reason::Finished,
+        Ending::FirstFinished => Reason::FirstFinished,
+        Ending::MoveLimit => Reason::MoveLimit,
+        Ending::Stagnation => Reason::Stagnation,
+        Ending::Blocked => Reason::Blocked,
+        Ending::Resignation => Reason::Resignation,
+        Ending::Abandoned => Reason::Abandoned,
+    }
+}
+
+fn outcome(outcome: &chinese_checkers::Outcome, seats: usize) -> protocol::Outcome {
+    let reason = reason(outcome.ending());
     let Some(places) = outcome.places() else {
-        return json!({"kind": "abandoned", "reason": reason, "places": vec![Value::Null; seats]});
+        return protocol::Outcome {
+            kind: OutcomeKind::Abandoned,
+            reason,
+            places: vec![None; seats],
+        };
     };
     let kind = if outcome.is_draw() {
-        "draw"
+        OutcomeKind::Draw
     } else if places.len() == 2 {
-        "win"
+        OutcomeKind::Win
     } else {
-        "places"
+        OutcomeKind::Places
     };
-    json!({"kind": kind, "reason": reason, "places": places})
+    protocol::Outcome {
+        kind,
+        reason,
+        places: places.iter().map(|&p| Some(p)).collect(),
+    }
 }
 
 impl CcGame {
     /// A new game; `first_seat` moves first.
-    pub fn new(rules: &Value, first_seat: usize) -> Result<Self, String> {
-        let rules = parse_rules(Some(rules))?;
-        let first = u8::try_from(first_seat).map_err(|_| "no such seat")?;
+    pub fn new(rules: Rules, first_seat: usize) -> Result<Self, RulesError> {
+        let first = u8::try_from(first_seat).unwrap_or(u8::MAX);
         Ok(Self {
-            game: Game::new(rules, Seat(first)).map_err(|e| e.to_string())?,
+            game: Game::new(rules, Seat(first))?,
         })
     }
 
@@ -94,65 +114,66 @@ impl CcGame {
         (!self.game.is_over()).then(|| self.game.to_move().index())
     }
 
-    pub fn board(&self) -> Value {
+    pub fn board(&self) -> Board {
         let mut pieces = Vec::new();
         let mut inert = Vec::new();
         for cell in Cell::all() {
             let Some(piece) = self.game.piece_at(cell) else {
                 continue;
             };
-            match (piece.seat, piece.colour) {
-                (Some(seat), colour) => pieces.push(json!({
-                    "seat": seat.index(),
-                    "at": cube(cell),
-                    "king": piece.king,
-                    "camp": colour.map(|c| c.index()),
-                })),
-                (None, _) => inert.push(cube(cell)),
+            match piece.seat {
+                Some(seat) => pieces.push(CcPiece {
+                    seat: seat.index(),
+                    at: cell.to_cube(),
+                    king: piece.king,
+                    camp: piece.colour.map(|c| c.index()),
+                }),
+                None => inert.push(cell.to_cube()),
             }
         }
-        json!({"pieces": pieces, "inert": inert})
+        Board::Cc(CcBoard { pieces, inert })
     }
 
-    fn move_json(&self, mv: Move) -> Value {
-        let path: Vec<Value> = self
+    fn listed(&self, mv: Move) -> CcMove {
+        let path = self
             .game
             .path(mv)
             .unwrap_or_else(|| vec![mv.from, mv.to])
             .into_iter()
-            .map(cube)
+            .map(Cell::to_cube)
             .collect();
-        json!({"from": cube(mv.from), "to": cube(mv.to), "path": path})
+        CcMove {
+            from: mv.from.to_cube(),
+            to: mv.to.to_cube(),
+            path,
+        }
     }
 
-    pub fn legal_moves(&self) -> Vec<Value> {
+    pub fn legal_moves(&self) -> Vec<LegalMove> {
         if self.game.is_over() {
             return Vec::new();
         }
         self.game
             .legal_moves_vec()
             .into_iter()
-            .map(|mv| self.move_json(mv))
+            .map(|mv| LegalMove::Cc(self.listed(mv)))
             .collect()
     }
 
-    pub fn play(&mut self, input: &Value) -> Result<Played, String> {
-        let mv = Move::new(cell_from(input.get("from"))?, cell_from(input.get("to"))?);
-        let record = self.move_json(mv);
-        let events = self.game.play(mv).map_err(|e| e.to_string())?;
+    pub fn play(&mut self, mv: Move) -> Result<Played, PlayError> {
+        let listed = self.listed(mv);
+        let events = self.game.play(mv)?;
         Ok(Played {
-            mv: record,
+            mv: LegalMove::Cc(listed),
             passes: events.passes.iter().map(|s| s.index()).collect(),
             finished: events.finished.iter().map(|f| f.seat.index()).collect(),
         })
     }
 
-    pub fn resign(&mut self, seat: usize) -> Result<(), String> {
-        let seat = u8::try_from(seat).map_err(|_| "no such seat")?;
-        self.game
-            .resign(Seat(seat))
-            .map(drop)
-            .map_err(|e| e.to_string())
+    pub fn resign(&mut self, seat: usize) -> Result<(), ActionError> {
+        let seat = u8::try_from(seat).unwrap_or(u8::MAX);
+        self.game.resign(Seat(seat))?;
+        Ok(())
     }
 
     pub fn abandon(&mut self) {
@@ -160,14 +181,13 @@ impl CcGame {
         let _ = self.game.abandon();
     }
 
-    pub fn outcome(&self) -> Option<Value> {
+    pub fn outcome(&self) -> Option<protocol::Outcome> {
         self.game
             .outcome()
-            .map(|o| outcome_json(&o, self.game.rules().seat_count()))
+            .map(|o| outcome(&o, self.game.rules().seat_count()))
     }
 
-    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
-        let mv = dames_ai::cc::choose(&self.game, level, limits)?;
-        Some(json!({"from": cube(mv.from), "to": cube(mv.to)}))
+    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {
+        dames_ai::cc::choose(&self.game, level, limits).map(MoveInput::Cc)
     }
 }

@@ -1,12 +1,18 @@
-//! Draughts through the `draughts` engine: rules `{"variant", "three_vs_king_moves"}`, FMJD
-//! square numbers and PDN notation in every JSON value. The seat that moves first plays White.
+//! Draughts through the `draughts` engine: FMJD square numbers and PDN notation in every value.
+//! The seat that moves first plays White.
 
-use draughts::{Color, DrawReason, Game, MoveInfo, Outcome, Role, Rules, Variant, WinReason};
-use serde_json::{json, Map, Value};
+use draughts::{Color, DrawReason, Game, MoveInfo, Role, Rules, WinReason};
+use serde::Deserialize;
+use serde_json::Value;
 
 use dames_ai::Level;
 
-use super::{Played, RulesInfo};
+use super::{ActionError, MoveInput, PlayError, Played};
+use crate::protocol::{self, Board, DraughtsBoard, DraughtsMove, DraughtsPiece, LegalMove};
+use crate::protocol::{OutcomeKind, Reason};
+
+/// Longest notation accepted (a 12×12 capture of every piece fits many times over).
+const MAX_NOTATION: usize = 200;
 
 /// A draughts game.
 #[derive(Clone, Debug)]
@@ -18,111 +24,69 @@ pub struct DraughtsGame {
     abandoned: bool,
 }
 
-fn parse_rules(rules: Option<&Value>) -> Result<Rules, String> {
-    let empty = Map::new();
-    let obj = match rules {
-        None | Some(Value::Null) => &empty,
-        Some(Value::Object(obj)) => obj,
-        Some(_) => return Err("rules must be an object".into()),
-    };
-    if let Some(key) = obj
-        .keys()
-        .find(|k| !["variant", "three_vs_king_moves"].contains(&k.as_str()))
-    {
-        return Err(format!("unknown draughts rule {key:?}"));
+/// White for the seat that moves first, Black for the other.
+pub fn seat_color(seat: usize, first_seat: usize) -> Color {
+    if seat == first_seat {
+        Color::White
+    } else {
+        Color::Black
     }
-    let mut out = Rules::default();
-    if let Some(v) = obj.get("variant") {
-        let name = v
-            .as_str()
-            .ok_or("variant: \"international\", \"brazilian\" or \"canadian\"")?;
-        out.variant = name.parse::<Variant>().map_err(|_| {
-            format!("unknown variant {name:?}: \"international\", \"brazilian\" or \"canadian\"")
-        })?;
-    }
-    if let Some(v) = obj.get("three_vs_king_moves") {
-        match v.as_u64() {
-            Some(n @ (10 | 16)) => out.three_vs_king_moves = n as u8,
-            _ => return Err("three_vs_king_moves must be 16 or 10".into()),
-        }
-    }
-    Ok(out)
 }
 
-fn rules_json(rules: Rules) -> Value {
-    json!({"variant": rules.variant.name(), "three_vs_king_moves": rules.three_vs_king_moves})
+/// What a draughts `MoveInput` looks like, for errors.
+pub fn bad_input() -> PlayError {
+    PlayError::Input("a draughts move is {\"notation\": \"32-28\"}".into())
 }
 
-/// Validates the rules.
-pub fn validate_rules(rules: Option<&Value>) -> Result<RulesInfo, String> {
-    Ok(RulesInfo {
-        rules: rules_json(parse_rules(rules)?),
-        seats: 2,
+/// `{"notation"}` (other fields, such as a whole `LegalMove` sent back, are ignored).
+#[derive(Deserialize)]
+struct Input {
+    notation: String,
+}
+
+/// Reads a `MoveInput`.
+pub fn parse_move(input: &Value) -> Result<MoveInput, PlayError> {
+    let input = Input::deserialize(input).map_err(|_| bad_input())?;
+    if input.notation.len() > MAX_NOTATION {
+        return Err(PlayError::Input("notation too long".into()));
+    }
+    Ok(MoveInput::Draughts(input.notation))
+}
+
+fn listed(info: &MoveInfo) -> LegalMove {
+    LegalMove::Draughts(DraughtsMove {
+        from: info.from,
+        to: info.to,
+        path: info.path.clone(),
+        captures: info.captures.clone(),
+        notation: info.notation.clone(),
     })
 }
 
-/// `"white"` for the seat that moves first, `"black"` for the other.
-pub fn seat_color(seat: usize, first_seat: usize) -> Value {
-    if seat == first_seat { "white" } else { "black" }.into()
-}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn move_json(info: &MoveInfo) -> Value {
-    let squares = |s: &[draughts::Square]| s.iter().map(|q| q.number()).collect::<Vec<_>>();
-    json!({
-        "from": info.from.number(),
-        "to": info.to.number(),
-        "path": squares(&info.path),
-        "captures": squares(&info.captures),
-        "notation": info.notation,
-    })
-}
-
-fn reason(outcome: &Outcome) -> &'static str {
+fn reason(outcome: &draughts::Outcome) -> Reason {
     match outcome {
-        Outcome::Win {
-            reason: WinReason::NoMoves,
-            ..
-        } => "no_moves",
-        Outcome::Win {
-            reason: WinReason::Resignation,
-            ..
-        } => "resignation",
-        Outcome::Draw {
-            reason: DrawReason::Agreement,
-        } => "agreement",
-        Outcome::Draw {
-            reason: DrawReason::ThreefoldRepetition,
-        } => "threefold_repetition",
-        Outcome::Draw {
-            reason: DrawReason::TwentyFiveKingMoves,
-        } => "twenty_five_king_moves",
-        Outcome::Draw {
-            reason: DrawReason::ThreeVsLoneKing,
-        } => "three_vs_lone_king",
-        Outcome::Draw {
-            reason: DrawReason::TwoVsLoneKing,
-        } => "two_vs_lone_king",
+        draughts::Outcome::Win { reason, .. } => match reason {
+            WinReason::NoMoves => Reason::NoMoves,
+            WinReason::Resignation => Reason::Resignation,
+        },
+        draughts::Outcome::Draw { reason } => match reason {
+            DrawReason::Agreement => Reason::Agreement,
+            DrawReason::ThreefoldRepetition => Reason::ThreefoldRepetition,
+            DrawReason::TwentyFiveKingMoves => Reason::TwentyFiveKingMoves,
+            DrawReason::ThreeVsLoneKing => Reason::ThreeVsLoneKing,
+            DrawReason::TwoVsLoneKing => Reason::TwoVsLoneKing,
+        },
     }
 }
 
 impl DraughtsGame {
-    /// A new game; `first_seat` plays White.
-    pub fn new(rules: &Value, first_seat: usize) -> Result<Self, String> {
-        if first_seat > 1 {
-            return Err("draughts has seats 0 and 1".into());
-        }
-        Ok(Self {
-            game: Game::new(parse_rules(Some(rules))?),
-            white: first_seat,
+    /// A new game; `first_seat` (0 or 1) plays White.
+    pub fn new(rules: Rules, first_seat: usize) -> Self {
+        Self {
+            game: Game::new(rules),
+            white: first_seat.min(1),
             abandoned: false,
-        })
+        }
     }
 
     /// The engine's game.
@@ -137,74 +101,61 @@ impl DraughtsGame {
         }
     }
 
-    fn color_of(&self, seat: usize) -> Color {
-        if seat == self.white {
-            Color::White
-        } else {
-            Color::Black
-        }
-    }
-
     pub fn to_move(&self) -> Option<usize> {
         (!self.abandoned && self.game.outcome().is_none())
             .then(|| self.seat_of(self.game.side_to_move()))
     }
 
-    pub fn board(&self) -> Value {
-        let pieces: Vec<Value> = self
+    pub fn board(&self) -> Board {
+        let pieces = self
             .game
             .pieces()
             .into_iter()
-            .map(|(square, piece)| {
-                json!({"square": square.number(), "color": color_name(piece.color), "king": piece.role == Role::King})
+            .map(|(square, piece)| DraughtsPiece {
+                square,
+                color: piece.color,
+                king: piece.role == Role::King,
             })
             .collect();
-        json!({"size": self.game.variant().size(), "fen": self.game.fen(), "pieces": pieces})
+        Board::Draughts(DraughtsBoard {
+            size: self.game.variant().size(),
+            fen: self.game.fen(),
+            pieces,
+        })
     }
 
-    pub fn legal_moves(&self) -> Vec<Value> {
+    pub fn legal_moves(&self) -> Vec<LegalMove> {
         if self.to_move().is_none() {
             return Vec::new();
         }
-        self.game.legal_moves().iter().map(move_json).collect()
+        self.game.legal_moves().iter().map(listed).collect()
     }
 
-    pub fn play(&mut self, input: &Value) -> Result<Played, String> {
+    pub fn play(&mut self, notation: &str) -> Result<Played, PlayError> {
         if self.abandoned {
-            return Err("the game is over".into());
+            return Err(PlayError::Abandoned);
         }
-        let notation = input
-            .get("notation")
-            .and_then(Value::as_str)
-            .ok_or("a draughts move is {\"notation\": \"32-28\"}")?;
-        if notation.len() > 200 {
-            return Err("notation too long".into());
-        }
-        let info = self
-            .game
-            .play_notation(notation)
-            .map_err(|e| e.to_string())?;
+        let info = self.game.play_notation(notation)?;
         Ok(Played {
-            mv: move_json(&info),
+            mv: listed(&info),
             passes: Vec::new(),
             finished: Vec::new(),
         })
     }
 
-    pub fn resign(&mut self, seat: usize) -> Result<(), String> {
+    pub fn resign(&mut self, seat: usize) -> Result<(), ActionError> {
         if self.abandoned {
-            return Err("the game is over".into());
+            return Err(ActionError::Abandoned);
         }
-        self.game
-            .resign(self.color_of(seat))
-            .map_err(|e| e.to_string())
+        let color = seat_color(seat, self.white);
+        Ok(self.game.resign(color)?)
     }
 
-    pub fn agree_draw(&mut self) -> Result<(), String> {
+    pub fn agree_draw(&mut self) -> Result<(), ActionError> {
         if self.abandoned {
-            return Err("the game is over".into());
+            return Err(ActionError::Abandoned);
         }
-        self.game.agree_draw().map_err(|e| e.to_string())
+        Ok(self.game.agree_draw()?)
     }
 
     pub fn abandon(&mut self) {
@@ -213,27 +164,33 @@ impl DraughtsGame {
         }
     }
 
-    pub fn outcome(&self) -> Option<Value> {
+    pub fn outcome(&self) -> Option<protocol::Outcome> {
         if self.abandoned {
-            return Some(
-                json!({"kind": "abandoned", "reason": "abandoned", "places": [null, null]}),
-            );
+            return Some(protocol::Outcome {
+                kind: OutcomeKind::Abandoned,
+                reason: Reason::Abandoned,
+                places: vec![None, None],
+            });
         }
         let outcome = self.game.outcome()?;
         let (kind, places) = match outcome.winner() {
             Some(winner) => {
                 let mut places = [2, 2];
                 places[self.seat_of(winner)] = 1;
-                ("win", places)
+                (OutcomeKind::Win, places)
             }
-            None => ("draw", [1, 1]),
+            None => (OutcomeKind::Draw, [1, 1]),
         };
-        Some(json!({"kind": kind, "reason": reason(&outcome), "places": places}))
+        Some(protocol::Outcome {
+            kind,
+            reason: reason(&outcome),
+            places: places.iter().map(|&p| Some(p)).collect(),
+        })
     }
 
-    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
+    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {
         self.to_move()?;
         let info = dames_ai::draughts::choose(&self.game, level, limits)?;
-        Some(json!({"notation": info.notation}))
+        Some(MoveInput::Draughts(info.notation))
     }
 }

@@ -1,16 +1,20 @@
-//! The game adapter: one [`GameState`] for either game, speaking the JSON of docs/protocol.md
-//! (boards, legal moves, move input, move records, outcomes) on top of the rules engines
-//! (`chinese-checkers` and `draughts` crates). The room layer never looks inside a game.
+//! The game adapter: one [`GameState`] for either game on top of the rules engines
+//! (`chinese-checkers` and `draughts` crates), speaking the typed values of
+//! [`crate::protocol`] (boards, legal moves, move records, outcomes) and returning the engines'
+//! own typed errors. The room layer never looks inside a game.
 
 mod cc;
 mod draughts;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use dames_ai::Level;
 
+use crate::protocol::{Board, LegalMove, Outcome};
+
 /// Which game a room plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     /// Chinese checkers (« Dames chinoises »).
@@ -36,50 +40,168 @@ impl GameKind {
             _ => None,
         }
     }
+
+    /// Reads a client's `MoveInput` for this game.
+    ///
+    /// # Errors
+    /// [`PlayError::Input`] if it is not a move of this game.
+    pub fn parse_move(self, input: &Value) -> Result<MoveInput, PlayError> {
+        match self {
+            Self::Cc => cc::parse_move(input),
+            Self::Draughts => draughts::parse_move(input),
+        }
+    }
 }
 
-/// A move accepted by the engine, as recorded and replayed.
+/// The validated rules of a room, in the engine's own serde form (every field present).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GameRules {
+    /// Chinese checkers.
+    Cc(chinese_checkers::Rules),
+    /// Draughts.
+    Draughts(::draughts::Rules),
+}
+
+/// Why rules cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    /// Not the engine's serde form (an unknown field, a wrong type…).
+    #[error("rules: {0}")]
+    Json(#[from] serde_json::Error),
+    /// Chinese checkers refuses them.
+    #[error(transparent)]
+    Cc(#[from] chinese_checkers::RulesError),
+    /// Draughts refuses them.
+    #[error(transparent)]
+    Draughts(#[from] ::draughts::RulesError),
+}
+
+impl GameRules {
+    /// The defaults of `kind` (RULES.md).
+    pub fn default_for(kind: GameKind) -> Self {
+        match kind {
+            GameKind::Cc => Self::Cc(chinese_checkers::Rules::default()),
+            GameKind::Draughts => Self::Draughts(::draughts::Rules::default()),
+        }
+    }
+
+    /// Reads and validates `value` (the engine's serde form; missing fields take the defaults)
+    /// with the engine's own `Deserialize`.
+    ///
+    /// # Errors
+    /// The engine's error.
+    pub fn parse(kind: GameKind, value: &Value) -> Result<Self, RulesError> {
+        match kind {
+            GameKind::Cc => {
+                let rules = chinese_checkers::Rules::deserialize(value)?;
+                rules.validate()?;
+                Ok(Self::Cc(rules))
+            }
+            GameKind::Draughts => {
+                let rules = ::draughts::Rules::deserialize(value)?;
+                rules.validate()?;
+                Ok(Self::Draughts(rules))
+            }
+        }
+    }
+
+    /// Which game these rules are for.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Self::Cc(_) => GameKind::Cc,
+            Self::Draughts(_) => GameKind::Draughts,
+        }
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        match self {
+            Self::Cc(r) => r.seat_count(),
+            Self::Draughts(_) => 2,
+        }
+    }
+
+    /// What the seat view shows of `seat` besides who sits there: its camps (Chinese checkers)
+    /// or its colour (draughts: the seat that moves first plays White).
+    pub fn seat_info(&self, seat: usize, first_seat: usize) -> SeatInfo {
+        match self {
+            Self::Cc(r) => SeatInfo {
+                camps: Some(cc::seat_camps(r, seat)),
+                color: None,
+            },
+            Self::Draughts(_) => SeatInfo {
+                camps: None,
+                color: Some(draughts::seat_color(seat, first_seat)),
+            },
+        }
+    }
+}
+
+/// The game-specific part of a seat's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatInfo {
+    /// Chinese checkers: the start camps of the seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camps: Option<Vec<u8>>,
+    /// Draughts: the seat's colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<::draughts::Color>,
+}
+
+/// A client's move (`MoveInput`), read for the room's game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    /// Chinese checkers: from a hole to a hole.
+    Cc(chinese_checkers::Move),
+    /// Draughts: PDN notation.
+    Draughts(String),
+}
+
+/// Why a move was refused (the game is unchanged).
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// Not a move of this game (its shape; the message says what one looks like).
+    #[error("{0}")]
+    Input(String),
+    /// Chinese checkers refuses it.
+    #[error(transparent)]
+    Cc(#[from] chinese_checkers::IllegalMove),
+    /// Draughts refuses it.
+    #[error(transparent)]
+    Draughts(#[from] ::draughts::PlayError),
+    /// The game ended with no result.
+    #[error("the game is over")]
+    Abandoned,
+}
+
+/// Why a resignation or a draw was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    /// Chinese checkers refuses the resignation.
+    #[error(transparent)]
+    Cc(#[from] chinese_checkers::ResignError),
+    /// Draughts refuses it.
+    #[error(transparent)]
+    Draughts(#[from] ::draughts::PlayError),
+    /// Chinese checkers has no draw by agreement.
+    #[error("Chinese checkers has no draw by agreement")]
+    NoDraw,
+    /// The game ended with no result.
+    #[error("the game is over")]
+    Abandoned,
+}
+
+/// A move accepted by the engine, as recorded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Played {
-    /// The move as a `LegalMove` JSON value (also a valid `MoveInput` to replay it).
-    pub mv: Value,
+    /// The move as listed in the legal moves.
+    pub mv: LegalMove,
     /// Seats whose turn was passed automatically after it.
     pub passes: Vec<usize>,
     /// Seats that finished with it.
     pub finished: Vec<usize>,
-}
-
-/// Validated rules of a room: the engine's canonical serde form and what the room needs from it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RulesInfo {
-    /// The rules as the engine serialises them (every field present).
-    pub rules: Value,
-    /// Number of seats.
-    pub seats: usize,
-}
-
-/// Validates `rules` (`None`: the defaults) for `kind`.
-///
-/// # Errors
-/// The engine's message for rules that cannot be played or do not parse.
-pub fn validate_rules(kind: GameKind, rules: Option<&Value>) -> Result<RulesInfo, String> {
-    match kind {
-        GameKind::Cc => cc::validate_rules(rules),
-        GameKind::Draughts => draughts::validate_rules(rules),
-    }
-}
-
-/// What the seat view shows of `seat` under `rules`: `("camps", [..])` or `("color", "white")`.
-pub fn seat_info(
-    kind: GameKind,
-    rules: &Value,
-    seat: usize,
-    first_seat: usize,
-) -> (&'static str, Value) {
-    match kind {
-        GameKind::Cc => ("camps", cc::seat_camps(rules, seat)),
-        GameKind::Draughts => ("color", draughts::seat_color(seat, first_seat)),
-    }
 }
 
 /// A game in progress or finished.
@@ -103,14 +225,14 @@ macro_rules! each {
 }
 
 impl GameState {
-    /// A new game under `rules` (already validated) where `first_seat` moves first.
+    /// A new game under `rules` where `first_seat` moves first.
     ///
     /// # Errors
-    /// The engine's message if the rules do not parse.
-    pub fn new(kind: GameKind, rules: &Value, first_seat: usize) -> Result<Self, String> {
-        Ok(match kind {
-            GameKind::Cc => Self::Cc(cc::CcGame::new(rules, first_seat)?),
-            GameKind::Draughts => Self::Draughts(draughts::DraughtsGame::new(rules, first_seat)?),
+    /// If `first_seat` is not a seat of these rules.
+    pub fn new(rules: &GameRules, first_seat: usize) -> Result<Self, RulesError> {
+        Ok(match rules {
+            GameRules::Cc(r) => Self::Cc(cc::CcGame::new(*r, first_seat)?),
+            GameRules::Draughts(r) => Self::Draughts(draughts::DraughtsGame::new(*r, first_seat)),
         })
     }
 
@@ -120,38 +242,43 @@ impl GameState {
     }
 
     /// The protocol's `Board`.
-    pub fn board(&self) -> Value {
+    pub fn board(&self) -> Board {
         each!(self, g => g.board())
     }
 
-    /// The legal moves of the seat to move, as `LegalMove` values.
-    pub fn legal_moves(&self) -> Vec<Value> {
+    /// The legal moves of the seat to move (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<LegalMove> {
         each!(self, g => g.legal_moves())
     }
 
-    /// Plays a `MoveInput` for the seat to move.
+    /// Plays `input` for the seat to move.
     ///
     /// # Errors
-    /// Why the move is not legal (or not a move).
-    pub fn play(&mut self, input: &Value) -> Result<Played, String> {
-        each!(self, g => g.play(input))
+    /// The engine's reason, or [`PlayError::Input`] for a move of the other game.
+    pub fn play(&mut self, input: &MoveInput) -> Result<Played, PlayError> {
+        match (self, input) {
+            (Self::Cc(g), MoveInput::Cc(mv)) => g.play(*mv),
+            (Self::Draughts(g), MoveInput::Draughts(notation)) => g.play(notation),
+            (Self::Cc(_), _) => Err(cc::bad_input()),
+            (Self::Draughts(_), _) => Err(draughts::bad_input()),
+        }
     }
 
     /// `seat` resigns (RULES.md: the engine applies the consequences).
     ///
     /// # Errors
     /// If the engine refuses (e.g. a seat that already finished).
-    pub fn resign(&mut self, seat: usize) -> Result<(), String> {
+    pub fn resign(&mut self, seat: usize) -> Result<(), ActionError> {
         each!(self, g => g.resign(seat))
     }
 
     /// The players agree to a draw (draughts).
     ///
     /// # Errors
-    /// If the game has no draw by agreement.
-    pub fn agree_draw(&mut self) -> Result<(), String> {
+    /// [`ActionError::NoDraw`] in Chinese checkers, or the engine's refusal.
+    pub fn agree_draw(&mut self) -> Result<(), ActionError> {
         match self {
-            Self::Cc(_) => Err("Chinese checkers has no draw by agreement".into()),
+            Self::Cc(_) => Err(ActionError::NoDraw),
             Self::Draughts(g) => g.agree_draw(),
         }
     }
@@ -162,25 +289,84 @@ impl GameState {
     }
 
     /// The protocol's `Outcome` once the game is over.
-    pub fn outcome(&self) -> Option<Value> {
+    pub fn outcome(&self) -> Option<Outcome> {
         each!(self, g => g.outcome())
     }
 
-    /// A CPU move for the seat to move (blocking: call off the async runtime), as a `MoveInput`.
-    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
+    /// The CPU's move for the seat to move (blocking: call off the async runtime); `None` if
+    /// the game is over or the search was cancelled.
+    pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {
         each!(self, g => g.cpu_move(level, limits))
     }
 
-    /// The AI's move at `level` as the exact `LegalMove` of [`GameState::legal_moves`] (found by
-    /// from/to in Chinese checkers, by notation in draughts), so a client can show it.
-    pub fn hint(&self, level: Level, limits: &dames_ai::Limits) -> Option<Value> {
+    /// The AI's move at `level` as the exact [`LegalMove`] of [`GameState::legal_moves`], so a
+    /// client can show it.
+    pub fn hint(&self, level: Level, limits: &dames_ai::Limits) -> Option<LegalMove> {
         let chosen = self.cpu_move(level, limits)?;
-        let same = |m: &Value| match self {
-            GameState::Cc(_) => {
-                m.get("from") == chosen.get("from") && m.get("to") == chosen.get("to")
+        self.legal_moves()
+            .into_iter()
+            .find(|m| m.to_input() == chosen)
+    }
+}
+
+impl LegalMove {
+    /// The input that plays this move.
+    pub fn to_input(&self) -> MoveInput {
+        match self {
+            Self::Cc(m) => MoveInput::Cc(cc::engine_move(m)),
+            Self::Draughts(m) => MoveInput::Draughts(m.notation.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rules_are_read_by_the_engines_with_their_defaults() {
+        let cc = GameRules::parse(GameKind::Cc, &json!({"players": 3})).unwrap();
+        assert_eq!(cc.seats(), 3);
+        let dr = GameRules::parse(GameKind::Draughts, &json!({"variant": "canadian"})).unwrap();
+        assert_eq!(
+            serde_json::to_value(dr).unwrap(),
+            json!({"variant": "canadian", "three_vs_king_moves": 16})
+        );
+        for (kind, bad) in [
+            (GameKind::Cc, json!({"players": 7})),
+            (GameKind::Cc, json!({"colour": 1})),
+            (GameKind::Draughts, json!({"variant": "russian"})),
+            (GameKind::Draughts, json!({"three_vs_king_moves": 12})),
+            (GameKind::Draughts, json!({"flying_men": true})),
+            (GameKind::Draughts, json!([1])),
+        ] {
+            assert!(GameRules::parse(kind, &bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_move_of_the_other_game_is_an_input_error() {
+        let rules = GameRules::default_for(GameKind::Draughts);
+        let mut game = GameState::new(&rules, 0).unwrap();
+        let cc = GameKind::Cc
+            .parse_move(&json!({"from": [4, 4, -8], "to": [3, 4, -7]}))
+            .unwrap();
+        assert!(matches!(game.play(&cc), Err(PlayError::Input(_))));
+        assert!(matches!(
+            GameKind::Draughts.parse_move(&json!({"from": 31})),
+            Err(PlayError::Input(_))
+        ));
+    }
+
+    #[test]
+    fn every_legal_move_plays_through_its_input() {
+        for kind in [GameKind::Cc, GameKind::Draughts] {
+            let game = GameState::new(&GameRules::default_for(kind), 0).unwrap();
+            for mv in game.legal_moves() {
+                let played = game.clone().play(&mv.to_input()).unwrap();
+                assert_eq!(played.mv, mv);
             }
-            GameState::Draughts(_) => m.get("notation") == chosen.get("notation"),
-        };
-        self.legal_moves().into_iter().find(same)
+        }
     }
 }

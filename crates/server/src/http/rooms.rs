@@ -16,6 +16,7 @@ use dames_ai::Level;
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
 use crate::error::AppError;
 use crate::game::GameKind;
+use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
 use crate::ratelimit::Action as Limit;
 use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
 use crate::rooms::{blocking, RoomCell};
@@ -82,7 +83,7 @@ fn host(room: &Room, caller: &Caller) -> Result<(), AppError> {
 }
 
 /// The room as the caller sees it now.
-async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<Value, AppError> {
+async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<RoomView, AppError> {
     let room = cell.room.lock().await;
     let you = seat_in(&room, caller)?;
     Ok(room.view(you))
@@ -95,7 +96,7 @@ fn seat_answer(
     code: &str,
     seat: usize,
     token: &str,
-    room: Value,
+    room: RoomView,
 ) -> Response {
     let mut headers = HeaderMap::new();
     let cookie = set_cookie(
@@ -105,7 +106,12 @@ fn seat_answer(
         state.secure_cookies(),
     );
     headers.insert(header::SET_COOKIE, cookie);
-    let body = json!({"code": code, "seat": seat, "token": token, "room": room});
+    let body = SeatAnswer {
+        code: code.to_owned(),
+        seat,
+        token: token.to_owned(),
+        room,
+    };
     (status, headers, Json(body)).into_response()
 }
 
@@ -192,7 +198,7 @@ async fn show(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     let cell = lookup(&state, &caller, &code).await?;
     Ok(Json(view_for(&cell, &caller).await?))
 }
@@ -255,7 +261,7 @@ async fn act(
     code: &str,
     host_only: bool,
     op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<(), AppError>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     let cell = lookup(state, caller, code).await?;
     state
         .rooms
@@ -295,7 +301,7 @@ async fn settings(
     caller: Caller,
     Path(code): Path<String>,
     JsonBody(input): JsonBody<SettingsInput>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, true, |room, _, ch, _| {
         room.set_settings(&input, ch)
     })
@@ -319,7 +325,7 @@ async fn seat(
     caller: Caller,
     Path((code, n)): Path<(String, String)>,
     JsonBody(body): JsonBody<Value>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     let n: usize = n
         .parse()
         .map_err(|_| AppError::WrongState("this room has no such seat".into()))?;
@@ -334,7 +340,7 @@ async fn start(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     let random = random_u64();
     act(&state, &caller, &code, true, |room, _, ch, now| {
         room.start(random, now, ch)
@@ -371,19 +377,19 @@ async fn play(
     caller: Caller,
     Path(code): Path<String>,
     JsonBody(body): JsonBody<MoveBody>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<MoveAnswer>, AppError> {
     check_move_id(body.id.as_deref())?;
     let cell = lookup(&state, &caller, &code).await?;
     let applied = state
         .rooms
         .mutate(&cell, |room, ch, now| {
             let seat = seated(room, &caller)?;
-            room.play_move(seat, body.id.as_deref(), &body.mv, now, ch)
+            let input = room.parse_move(&body.mv)?;
+            room.play_move(seat, body.id.as_deref(), &input, now, ch)
         })
         .await?;
-    Ok(Json(
-        json!({"applied": applied, "room": view_for(&cell, &caller).await?}),
-    ))
+    let room = view_for(&cell, &caller).await?;
+    Ok(Json(MoveAnswer { applied, room }))
 }
 
 /// A hint for the seat to move: `{"move": LegalMove}`, private (nothing stored or broadcast).
@@ -391,7 +397,7 @@ async fn hint(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<HintAnswer>, AppError> {
     let cell = lookup(&state, &caller, &code).await?;
     let (code, seat, position) = {
         let room = cell.room.lock().await;
@@ -399,14 +405,14 @@ async fn hint(
         (room.code.clone(), seat, room.hint_position(seat)?)
     };
     let mv = state.rooms.hint(&code, seat, position).await?;
-    Ok(Json(json!({"move": mv})))
+    Ok(Json(HintAnswer { mv }))
 }
 
 async fn resign(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, false, |room, seat, ch, now| {
         room.resign(seat, now, ch)
     })
@@ -424,7 +430,7 @@ async fn draw(
     caller: Caller,
     Path(code): Path<String>,
     JsonBody(body): JsonBody<DrawBody>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, false, |room, seat, ch, now| {
         room.draw(seat, body.action, now, ch)
     })
@@ -442,7 +448,7 @@ async fn rematch(
     caller: Caller,
     Path(code): Path<String>,
     JsonBody(body): JsonBody<RematchBody>,
-) -> Result<Json<Value>, AppError> {
+) -> Result<Json<RoomView>, AppError> {
     let random = random_u64();
     act(&state, &caller, &code, false, |room, seat, ch, now| {
         room.rematch(seat, body.ready, random, now, ch)
