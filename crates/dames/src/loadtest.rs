@@ -1,16 +1,20 @@
 //! `dames loadtest …`: the load generator (crates/loadtest) on the command line. By default each
-//! run spawns `dames serve --no-rate-limits` (this binary) on a temporary database and stops it
-//! at the end; `--url` (loopback only) points it at a running server instead, `--pid` lets it
-//! read that server's memory and CPU time. docs/performance.md has the commands and figures.
+//! run spawns `dames serve --no-rate-limits` (this binary, or `--server-bin`) on a temporary
+//! database and stops it at the end; `--url` (loopback only) points it at a running server
+//! instead, and `--pid` lets it read that server's memory and CPU time. `--runs N` repeats the
+//! run (a fresh server each time when spawned) and adds the median of every figure.
+//! docs/performance.md has the commands and the figures.
 //!
-//! Exit codes: 0, a clean run; 1, the run could not be made (the server did not start, the
-//! set-up was refused, bad options); 3, the run found failures (errors, dropped or dead sockets,
-//! lost or doubly applied moves). `crash --self-test` must find its planted loss: 3 when it is
-//! reported, 4 when it is not.
+//! Exit codes: 0, clean runs; 1, a run could not be made (the server did not start, the set-up
+//! was refused, bad options); 3, a run found failures (errors, dropped or dead sockets, lost or
+//! doubly applied moves). `crash --self-test` must find its planted loss: 3 when it is reported,
+//! 4 when it is not.
 
+use std::future::Future;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use anyhow::bail;
 use dames_loadtest::{connections, crash, play, reconnect, GameKind, RunReport, Target};
 
 use crate::serve::parse_duration;
@@ -21,7 +25,7 @@ pub enum Command {
     /// N WebSockets held T seconds: how many open and stay alive, server memory per socket.
     Connections {
         #[command(flatten)]
-        target: TargetArgs,
+        common: Common,
         /// Sockets to open.
         #[arg(long, default_value_t = 1000)]
         sockets: usize,
@@ -38,7 +42,7 @@ pub enum Command {
     /// G concurrent 2-player games of each kind: committed moves/s, send→ack, send→opponent.
     Play {
         #[command(flatten)]
-        target: TargetArgs,
+        common: Common,
         /// Games of each kind.
         #[arg(long, default_value_t = 10)]
         games: usize,
@@ -61,7 +65,7 @@ pub enum Command {
     /// Seated players connecting and disconnecting in a loop: connections/s.
     Reconnect {
         #[command(flatten)]
-        target: TargetArgs,
+        common: Common,
         /// Started games (two clients each).
         #[arg(long, default_value_t = 50)]
         games: usize,
@@ -74,6 +78,8 @@ pub enum Command {
     },
     /// Play, kill -9 the server at random moments, restart it, check every acknowledged move.
     Crash {
+        #[command(flatten)]
+        common: Common,
         /// Games of each kind.
         #[arg(long, default_value_t = 25)]
         games: usize,
@@ -95,25 +101,22 @@ pub enum Command {
         /// Seed of the kill moments and the players' choices.
         #[arg(long)]
         seed: Option<u64>,
-        /// An option for the spawned `dames serve` (repeatable: --server-arg=--cpu-workers=2).
-        #[arg(long = "server-arg", allow_hyphen_values = true)]
-        server_args: Vec<String>,
-        /// Print the report as one JSON object.
-        #[arg(long)]
-        json: bool,
     },
 }
 
-/// Which server, and how to print.
+/// Which server, how many runs, and how to print.
 #[derive(clap::Args)]
-pub struct TargetArgs {
+pub struct Common {
     /// A running server (loopback only, started with --no-rate-limits). Default: spawn
-    /// `dames serve` on a temporary database.
+    /// `dames serve` on a temporary database for each run.
     #[arg(long)]
     url: Option<String>,
     /// The running server's process id, to read its memory and CPU time.
     #[arg(long, requires = "url")]
     pid: Option<u32>,
+    /// The binary to spawn as `… serve` (default: this one), e.g. an older build to compare.
+    #[arg(long, conflicts_with = "url")]
+    server_bin: Option<PathBuf>,
     /// An option for the spawned `dames serve` (repeatable: --server-arg=--cpu-workers=2).
     #[arg(
         long = "server-arg",
@@ -121,79 +124,99 @@ pub struct TargetArgs {
         conflicts_with = "url"
     )]
     server_args: Vec<String>,
-    /// Print the report as one JSON object.
+    /// Run this many times; with more than one, the median of every figure follows.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=25))]
+    runs: u32,
+    /// Print JSON: the report (one run) or {"runs": [...], "median": ...}.
     #[arg(long)]
     json: bool,
 }
 
-impl TargetArgs {
+impl Common {
     fn target(&self) -> anyhow::Result<Target> {
         Ok(match &self.url {
             Some(url) => Target::running(url, self.pid)?,
             None => Target::Spawn {
-                bin: this_binary()?,
+                bin: self.server_bin()?,
                 args: self.server_args.clone(),
             },
         })
     }
-}
 
-fn this_binary() -> anyhow::Result<PathBuf> {
-    Ok(std::env::current_exe()?)
-}
+    fn server_bin(&self) -> anyhow::Result<PathBuf> {
+        match &self.server_bin {
+            Some(bin) => Ok(bin.clone()),
+            None => Ok(std::env::current_exe()?),
+        }
+    }
 
-/// What a run printed and whether it failed.
-struct Outcome {
-    text: String,
-    json: serde_json::Value,
-    code: i32,
+    /// Runs `once` `self.runs` times, printing as it goes; returns the exit code.
+    async fn repeat<R, F>(&self, mut once: impl FnMut() -> F) -> anyhow::Result<i32>
+    where
+        R: RunReport,
+        F: Future<Output = dames_loadtest::Result<R>>,
+    {
+        let mut reports = Vec::new();
+        for i in 1..=self.runs {
+            let report = once().await?;
+            if !self.json {
+                if self.runs > 1 {
+                    println!("run {i} of {}:", self.runs);
+                }
+                print!("{report}");
+            }
+            reports.push(report);
+        }
+        let median = R::median(&reports);
+        if self.json {
+            let json = match (&reports[..], &median) {
+                ([one], _) => one.to_json(),
+                (all, median) => serde_json::json!({
+                    "runs": all.iter().map(R::to_json).collect::<Vec<_>>(),
+                    "median": median.as_ref().map(R::to_json),
+                }),
+            };
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        } else if let Some(median) = median.filter(|_| reports.len() > 1) {
+            println!("median of {} runs (each figure on its own):", reports.len());
+            print!("{median}");
+        }
+        let failed = reports.iter().any(|r| r.failures() > 0);
+        Ok(if failed { 3 } else { 0 })
+    }
 }
 
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let (outcome, json) = runtime.block_on(outcome(cmd))?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&outcome.json)?);
-    } else {
-        print!("{}", outcome.text);
-    }
-    if outcome.code != 0 {
-        std::process::exit(outcome.code);
+    let code = runtime.block_on(dispatch(cmd))?;
+    if code != 0 {
+        std::process::exit(code);
     }
     Ok(())
 }
 
-fn outcome_of(report: &impl RunReport) -> Outcome {
-    Outcome {
-        text: report.to_string(),
-        json: report.to_json(),
-        code: if report.failures() > 0 { 3 } else { 0 },
-    }
-}
-
-async fn outcome(cmd: Command) -> anyhow::Result<(Outcome, bool)> {
-    Ok(match cmd {
+async fn dispatch(cmd: Command) -> anyhow::Result<i32> {
+    match cmd {
         Command::Connections {
-            target,
+            common,
             sockets,
             rooms,
             hold,
             concurrency,
         } => {
             let config = connections::Config {
-                target: target.target()?,
+                target: common.target()?,
                 sockets,
                 rooms,
                 hold,
                 concurrency,
             };
-            let report = connections::run(&config).await?;
-            (outcome_of(&report), target.json)
+            common.repeat(|| connections::run(&config)).await
         }
         Command::Play {
-            target,
+            common,
             games,
             kinds,
             duration,
@@ -202,7 +225,7 @@ async fn outcome(cmd: Command) -> anyhow::Result<(Outcome, bool)> {
             seed,
         } => {
             let config = play::Config {
-                target: target.target()?,
+                target: common.target()?,
                 games,
                 kinds: dames_loadtest::parse_kinds(&kinds)?,
                 warmup,
@@ -210,25 +233,24 @@ async fn outcome(cmd: Command) -> anyhow::Result<(Outcome, bool)> {
                 pace,
                 seed,
             };
-            let report = play::run(&config).await?;
-            (outcome_of(&report), target.json)
+            common.repeat(|| play::run(&config)).await
         }
         Command::Reconnect {
-            target,
+            common,
             games,
             kind,
             duration,
         } => {
             let config = reconnect::Config {
-                target: target.target()?,
+                target: common.target()?,
                 games,
                 kind: GameKind::from_name(&kind)?,
                 duration,
             };
-            let report = reconnect::run(&config).await?;
-            (outcome_of(&report), target.json)
+            common.repeat(|| reconnect::run(&config)).await
         }
         Command::Crash {
+            common,
             games,
             kinds,
             kills,
@@ -236,12 +258,13 @@ async fn outcome(cmd: Command) -> anyhow::Result<(Outcome, bool)> {
             max_moves,
             self_test,
             seed,
-            server_args,
-            json,
         } => {
+            if common.url.is_some() {
+                bail!("crash starts and kills its own server: no --url");
+            }
             let config = crash::Config {
-                bin: this_binary()?,
-                server_args,
+                bin: common.server_bin()?,
+                server_args: common.server_args.clone(),
                 games,
                 kinds: dames_loadtest::parse_kinds(&kinds)?,
                 kills,
@@ -250,12 +273,17 @@ async fn outcome(cmd: Command) -> anyhow::Result<(Outcome, bool)> {
                 self_test,
                 seed,
             };
-            let report = crash::run(&config).await?;
-            let mut outcome = outcome_of(&report);
-            if self_test && !report.caught_planted_loss() {
-                outcome.code = 4;
-            }
-            (outcome, json)
+            let missed_plant = std::cell::Cell::new(false);
+            let code = common
+                .repeat(|| async {
+                    let report = crash::run(&config).await?;
+                    if self_test && !report.caught_planted_loss() {
+                        missed_plant.set(true);
+                    }
+                    Ok(report)
+                })
+                .await?;
+            Ok(if missed_plant.get() { 4 } else { code })
         }
-    })
+    }
 }

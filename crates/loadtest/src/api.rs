@@ -10,7 +10,9 @@ use crate::error::{Error, Result};
 use crate::protocol::LegalMove;
 
 /// The two kinds of game, as the API names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum GameKind {
     /// Chinese checkers, 2 players.
     #[serde(rename = "cc")]

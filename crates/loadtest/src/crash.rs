@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{stream, StreamExt};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
@@ -80,7 +80,7 @@ impl Default for Config {
 }
 
 /// An acknowledged move missing from the server after a restart.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Loss {
     /// The room.
     pub code: String,
@@ -97,7 +97,7 @@ pub struct Loss {
 }
 
 /// The move deleted by the self-test.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Planted {
     /// The room.
     pub code: String,
@@ -108,7 +108,7 @@ pub struct Planted {
 }
 
 /// What a `crash` run found.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// The seed (kill moments, players' choices).
     pub seed: u64,

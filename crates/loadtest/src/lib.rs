@@ -57,13 +57,16 @@ pub mod server;
 mod setup;
 pub mod stats;
 
-/// What every run's report offers: a text for people (`Display`), JSON for scripts, and the
-/// count of failures that decides the exit code.
-pub trait RunReport: std::fmt::Display {
+/// What every run's report offers: a text for people (`Display`), JSON for scripts, the count
+/// of failures that decides the exit code, and the median of several runs.
+pub trait RunReport: std::fmt::Display + Sized {
     /// Failures found by the run: 0 for a clean run.
     fn failures(&self) -> u64;
     /// The report as JSON.
     fn to_json(&self) -> serde_json::Value;
+    /// A report whose every figure is the median of that figure over `runs`
+    /// ([`stats::median_json`]); `None` without runs.
+    fn median(runs: &[Self]) -> Option<Self>;
 }
 
 macro_rules! run_report {
@@ -74,6 +77,10 @@ macro_rules! run_report {
             }
             fn to_json(&self) -> serde_json::Value {
                 serde_json::to_value(self).unwrap_or_default()
+            }
+            fn median(runs: &[Self]) -> Option<Self> {
+                let values: Vec<serde_json::Value> = runs.iter().map(Self::to_json).collect();
+                serde_json::from_value(stats::median_json(&values)).ok()
             }
         }
     )*};

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Durations measured during a run, in microseconds.
 #[derive(Clone, Debug, Default)]
@@ -49,7 +50,7 @@ impl Samples {
 }
 
 /// Latency percentiles in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Percentiles {
     /// Number of samples.
     pub count: usize,
@@ -82,6 +83,46 @@ pub(crate) fn write_latency(
     match p {
         Some(p) => writeln!(f, "  {label}: {p}"),
         None => writeln!(f, "  {label}: no samples"),
+    }
+}
+
+/// The median of several runs' reports, figure by figure: numbers at the same place take their
+/// median (the lower one for an even count, so that it is one of the measures), objects go key by
+/// key, arrays of one length element by element, and anything else is the first run's.
+pub fn median_json(values: &[Value]) -> Value {
+    let Some(first) = values.first() else {
+        return Value::Null;
+    };
+    if values.iter().all(Value::is_number) {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(|a, b| {
+            let (a, b) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+            a.total_cmp(&b)
+        });
+        return sorted[(sorted.len() - 1) / 2].clone();
+    }
+    match first {
+        Value::Object(map) if values.iter().all(Value::is_object) => {
+            let merged = map
+                .keys()
+                .map(|key| {
+                    let column: Vec<Value> = values.iter().map(|v| v[key].clone()).collect();
+                    (key.clone(), median_json(&column))
+                })
+                .collect();
+            Value::Object(merged)
+        }
+        Value::Array(items)
+            if values
+                .iter()
+                .all(|v| v.as_array().is_some_and(|a| a.len() == items.len())) =>
+        {
+            let merged = (0..items.len())
+                .map(|i| median_json(&values.iter().map(|v| v[i].clone()).collect::<Vec<_>>()))
+                .collect();
+            Value::Array(merged)
+        }
+        _ => first.clone(),
     }
 }
 
@@ -213,6 +254,27 @@ fn parse_cpu_ticks(stat: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_median_of_reports_goes_figure_by_figure() {
+        let runs = [
+            json!({"moves": 300, "rate": 15.0, "ack": {"p99_ms": 9.5}, "seed": 1, "kills": [1, 5], "x": null}),
+            json!({"moves": 100, "rate": 35.0, "ack": {"p99_ms": 1.5}, "seed": 2, "kills": [2, 4], "x": 3}),
+            json!({"moves": 200, "rate": 25.0, "ack": null, "seed": 3, "kills": [3], "x": 4}),
+        ];
+        let median = median_json(&runs);
+        assert_eq!(
+            median,
+            json!({"moves": 200, "rate": 25.0, "ack": {"p99_ms": 9.5}, "seed": 2, "kills": [1, 5], "x": null})
+        );
+        // Even counts take the lower of the two middle measures.
+        assert_eq!(
+            median_json(&[json!(4), json!(1), json!(3), json!(2)]),
+            json!(2)
+        );
+        assert_eq!(median_json(&[]), Value::Null);
+    }
 
     #[test]
     fn tallies_are_listed_by_name() {

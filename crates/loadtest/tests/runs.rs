@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use dames_loadtest::{connections, play, reconnect, GameKind, Target};
+use dames_loadtest::{connections, play, reconnect, GameKind, RunReport, Target};
 use dames_server::{AppState, Config};
 
 /// A server on 127.0.0.1 without rate limits; its address and the directory of its database.
@@ -52,6 +52,9 @@ async fn play_commits_moves_of_both_games_and_measures_both_latencies() {
     assert!(ack.p50_ms <= ack.p99_ms && ack.p99_ms <= ack.max_ms);
     assert!(report.server_cpu_pct.is_some() && report.server_rss_kib.is_some());
     assert!(report.to_string().contains("moves/s"));
+    // The median of identical runs is that run (the report survives its JSON form).
+    let median = play::Report::median(&[report.clone(), report.clone(), report.clone()]).unwrap();
+    assert_eq!(median.to_json(), report.to_json());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
