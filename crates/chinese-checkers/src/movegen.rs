@@ -549,7 +549,7 @@ impl Game {
     fn count_plain(&self, seat: u8) -> u64 {
         let jumpers = Jumper::all(&self.sub_occupied);
         let mut n = 0u32;
-        let mut by_sublattice = [0u128; 4];
+        let mut by_sublattice = [0; 4];
         for from in Bits(self.seat_pieces(seat)) {
             n += self.free_neighbours.get(from as usize);
             let bits = &lattice::COARSE_SPLIT[from as usize];

@@ -83,7 +83,7 @@ pub struct Game {
     pub(crate) kings: u128,
     pub(crate) occupied: u128,
     /// `occupied` split by sublattice (see `lattice`), for the fast jump flood.
-    pub(crate) sub_occupied: [u128; 4],
+    pub(crate) sub_occupied: [lattice::Lane; 4],
     /// Number of empty neighbours of each hole (the step count of a piece standing there).
     /// (Packed: 4 bits per hole, 16 holes per word, so that a move updates it with a few adds.)
     pub(crate) free_neighbours: FreeNeighbours,
