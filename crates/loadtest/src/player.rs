@@ -173,6 +173,14 @@ impl Player {
         }
     }
 
+    /// A lost or refused socket, counted in the report when the run reconnects players (the
+    /// crash run, which does not, counts the ones that the kills do not explain itself).
+    fn count_drop(&self, reconnects: u32, reason: &str) {
+        if reconnects > 0 {
+            self.rec.drops.add(reason);
+        }
+    }
+
     /// Opens the player's socket, asking for what it missed since the last version it saw.
     async fn connect(&self, base: &str) -> Result<Ws, String> {
         protocol::connect_within(
@@ -494,6 +502,7 @@ pub(crate) async fn drive(
         let mut ws = match player.connect(&base).await {
             Ok(ws) => ws,
             Err(reason) => {
+                player.count_drop(reconnects, &reason);
                 end = End::Closed(reason);
                 continue;
             }
@@ -502,7 +511,9 @@ pub(crate) async fn drive(
             player.rec.reconnections.fetch_add(1, Ordering::Relaxed);
         }
         end = player.run(&mut ws, &mut stop).await;
-        if !matches!(end, End::Closed(_)) {
+        if let End::Closed(reason) = &end {
+            player.count_drop(reconnects, reason);
+        } else {
             let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
             break;
         }
