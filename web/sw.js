@@ -1,16 +1,67 @@
 // @ts-nocheck
 /**
- * Service worker of Dames: shows the Web Push notifications of turn-by-turn games
- * (docs/protocol.md "Notifications") and opens or focuses the game when one is tapped.
- * No caching: the pages always come from the server.
+ * Service worker of Dames.
+ *
+ * - The app shell (the page and every module, with content-hashed names) is precached when the
+ *   worker installs: pages open at once, and offline, from this cache. A new version of the site
+ *   is a new worker (its SHELL and VERSION change): it installs its own cache, takes over, and the
+ *   page offers to reload (js/offline.js). `/api/` and the WebSocket always go to the network.
+ * - Web Push notifications of turn-by-turn games (docs/protocol.md "Notifications"): shown, and
+ *   tapping one opens or focuses the game.
  */
+
+/** The app shell's URLs and a version, both filled in by the server's build (crates/server/build.rs). */
+const SHELL = [];
+const VERSION = 'dev';
+const CACHE = 'dames-' + VERSION;
+
 const TEXT = {
   fr: { turn: 'À vous de jouer (partie {code}).', finished: 'La partie {code} est terminée.', title: 'Dames' },
   en: { turn: 'Your move (game {code}).', finished: 'Game {code} is over.', title: 'Dames' },
 };
 
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    if (SHELL.length) {
+      const cache = await caches.open(CACHE);
+      // The page itself is fetched fresh; the hashed files may come from the HTTP cache.
+      await cache.add(new Request('/', { cache: 'no-cache' }));
+      await cache.addAll(SHELL.filter((u) => u !== '/'));
+    }
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => event.waitUntil((async () => {
+  for (const key of await caches.keys()) {
+    if (key.startsWith('dames-') && key !== CACHE) await caches.delete(key);
+  }
+  await self.clients.claim();
+})()));
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET' || !SHELL.length) return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/ws') return;
+  if (req.mode === 'navigate' && !/\.[a-z0-9]+$/i.test(url.pathname)) {
+    // Every page of the site is the same shell: the client routes itself. (A file opened in a
+    // tab, `/img/icon-512.png`, is not a page.)
+    event.respondWith(fromCache('/', req));
+  } else if (SHELL.includes(url.pathname)) {
+    event.respondWith(fromCache(url.pathname, req));
+  }
+});
+
+/** The cached copy of `key`, else the network (and a copy kept for next time). */
+async function fromCache(key, req) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(key);
+  if (hit) return hit;
+  const res = await fetch(req);
+  if (res.ok && res.type === 'basic' && key !== '/') cache.put(key, res.clone());
+  return res;
+}
 
 self.addEventListener('push', (event) => {
   let data = {};
@@ -29,7 +80,8 @@ self.addEventListener('push', (event) => {
       body,
       tag: 'dames-' + code,
       renotify: true,
-      icon: '/img/favicon.svg',
+      icon: '/img/icon-192.png',
+      badge: '/img/badge-96.png',
       data: { url, code, kind: data.kind || 'turn' },
     });
     const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });

@@ -33,6 +33,11 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
     );
+    // Files under a content-hashed name (modules, images) are never documents nor workers: the
+    // headers below would only add ~300 bytes to each of them (assets.rs).
+    if assets::is_immutable(h) {
+        return response;
+    }
     h.insert("x-frame-options", HeaderValue::from_static("DENY"));
     h.insert("referrer-policy", HeaderValue::from_static("same-origin"));
     // The client is plain modules from this origin: nothing inline, nothing from elsewhere.

@@ -1,17 +1,38 @@
-//! The web client (`web/`), embedded in the binary at compile time (read from disk in debug
-//! builds), served with content types, ETags and caching headers. The client-side pages all
-//! get `index.html`: the client routes itself.
+//! The web client (`web/`), prepared by `build.rs` and embedded in the binary: only the files the
+//! site needs, each pre-compressed (brotli and gzip, chosen by `Accept-Encoding`) and, for
+//! modules, styles and images, also under a content-hashed name cached as immutable. Pages and
+//! other fixed URLs (`/`, `/sw.js`, `/manifest.webmanifest`) are revalidated with their ETag. The
+//! client-side pages all get `index.html`: the client routes itself.
 
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use rust_embed::RustEmbed;
 
-#[derive(RustEmbed)]
-#[folder = "../../web/"]
-#[allow_missing = true]
-struct Web;
+/// One embedded file (see `build.rs`).
+pub struct Embedded {
+    /// URL path under its plain name (`/js/dom.js`), revalidated on each use.
+    pub path: &'static str,
+    /// URL path under its content-hashed name (`/js/dom.3fa2b1c9d0.js`), cached as immutable.
+    pub hashed: Option<&'static str>,
+    /// Content type.
+    pub mime: &'static str,
+    /// A hash of the body, the base of the ETags.
+    pub etag: &'static str,
+    /// The body.
+    pub raw: &'static [u8],
+    /// The body compressed with brotli, when that is smaller.
+    pub br: Option<&'static [u8]>,
+    /// The body compressed with gzip, when that is smaller.
+    pub gzip: Option<&'static [u8]>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/site.rs"));
+
+// The minifier build.rs runs, compiled here too for its tests.
+#[cfg(test)]
+#[path = "../build/minify.rs"]
+mod minify;
 
 /// Page routes of the client, all answered with `index.html`.
 pub const PAGES: &[&str] = &[
@@ -26,13 +47,16 @@ pub const PAGES: &[&str] = &[
     "/r/{code}",
 ];
 
+/// Cache policy of files under a content-hashed name: they never change.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
 /// Routes of the pages and of the static files.
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new();
     for page in PAGES {
         router = router.route(
             page,
-            get(|headers: HeaderMap| async move { file("index.html", &headers) }),
+            get(|headers: HeaderMap| async move { file("/index.html", &headers) }),
         );
     }
     router.fallback(|method: Method, uri: Uri, headers: HeaderMap| async move {
@@ -44,45 +68,182 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     })
 }
 
-/// The embedded file at `path`, or 404.
+/// Whether a response is a file under its content-hashed name (never a document or a worker).
+pub fn is_immutable(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CACHE_CONTROL)
+        .is_some_and(|v| v == IMMUTABLE)
+}
+
+/// The embedded file at URL `path` and whether that is its hashed (immutable) name.
+pub fn lookup(path: &str) -> Option<(&'static Embedded, bool)> {
+    FILES.iter().find_map(|f| {
+        if f.path == path {
+            Some((f, false))
+        } else if f.hashed == Some(path) {
+            Some((f, true))
+        } else {
+            None
+        }
+    })
+}
+
+/// The content-hashed URL of the file at `path` (`/js/dom.js` → `/js/dom.3fa2b1c9d0.js`).
+pub fn hashed_url(path: &str) -> Option<&'static str> {
+    lookup(path).and_then(|(f, _)| f.hashed)
+}
+
+/// The embedded file at URL `path` in the best encoding the client accepts, or 404.
 pub fn file(path: &str, headers: &HeaderMap) -> Response {
-    let path = path.trim_start_matches('/');
-    let Some(file) = Web::get(path) else {
+    let Some((file, immutable)) = lookup(path) else {
         return (StatusCode::NOT_FOUND, "not found").into_response();
     };
-    let etag = format!(
-        "\"{}\"",
-        file.metadata
-            .sha256_hash()
-            .iter()
-            .take(16)
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    );
-    let cache = if path.starts_with("img/") || path.starts_with("fonts/") {
-        "public, max-age=86400"
-    } else {
-        // Plain ES modules have no hashed names: always revalidate (cheap with the ETag).
-        "no-cache"
+    let (encoding, body) = pick_encoding(file, headers);
+    let etag = match encoding {
+        Some(e) => format!("\"{}-{e}\"", file.etag),
+        None => format!("\"{}\"", file.etag),
     };
-    let mut response = if headers
-        .get(header::IF_NONE_MATCH)
-        .is_some_and(|v| v.as_bytes() == etag.as_bytes())
-    {
+    let mut response = if matches_etag(headers, file.etag) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        let mime = file.metadata.mimetype().to_owned();
-        let mime = if mime.starts_with("text/") && !mime.contains("charset") {
-            format!("{mime}; charset=utf-8")
-        } else {
-            mime
-        };
-        ([(header::CONTENT_TYPE, mime)], file.data.into_owned()).into_response()
+        ([(header::CONTENT_TYPE, file.mime)], body).into_response()
     };
     let h = response.headers_mut();
+    let cache = if immutable { IMMUTABLE } else { "no-cache" };
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    if let Ok(v) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, v);
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Some(e) = encoding {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(e));
+    }
+    // A hashed URL is never revalidated: its ETag would be bytes for nothing.
+    if !immutable {
+        if let Ok(v) = HeaderValue::from_str(&etag) {
+            h.insert(header::ETAG, v);
+        }
     }
     response
+}
+
+/// The smallest body among the encodings `Accept-Encoding` allows, and the encoding's name.
+fn pick_encoding(file: &Embedded, headers: &HeaderMap) -> (Option<&'static str>, &'static [u8]) {
+    let accept = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if let Some(br) = file.br.filter(|_| accepts(accept, "br")) {
+        return (Some("br"), br);
+    }
+    if let Some(gz) = file.gzip.filter(|_| accepts(accept, "gzip")) {
+        return (Some("gzip"), gz);
+    }
+    (None, file.raw)
+}
+
+/// Whether `Accept-Encoding: accept` allows `coding` (by name or `*`, with a non-zero q-value).
+pub fn accepts(accept: &str, coding: &str) -> bool {
+    let mut named = None;
+    let mut star = None;
+    for item in accept.split(',') {
+        let mut parts = item.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let q = parts
+            .filter_map(|p| p.strip_prefix("q="))
+            .find_map(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case(coding) {
+            named = Some(q > 0.0);
+        } else if name == "*" {
+            star = Some(q > 0.0);
+        }
+    }
+    named.or(star).unwrap_or(false)
+}
+
+/// Whether `If-None-Match` names this file in any encoding (weak comparison, as for GET).
+fn matches_etag(headers: &HeaderMap, base: &str) -> bool {
+    let Some(value) = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    value.split(',').any(|tag| {
+        let tag = tag.trim();
+        let tag = tag.strip_prefix("W/").unwrap_or(tag).trim_matches('"');
+        tag == "*" || tag.split('-').next() == Some(base)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_encoding_names_and_q_values() {
+        assert!(accepts("gzip, deflate, br, zstd", "br"));
+        assert!(accepts("gzip, deflate, br, zstd", "gzip"));
+        assert!(!accepts("gzip", "br"));
+        assert!(!accepts("", "gzip"));
+        assert!(!accepts("br;q=0, gzip", "br"));
+        assert!(accepts("BR;q=0.5", "br"));
+        assert!(accepts("*", "br"));
+        assert!(!accepts("*, br;q=0", "br"));
+        assert!(!accepts("identity", "gzip"));
+    }
+
+    #[test]
+    fn only_site_files_are_embedded() {
+        for f in FILES {
+            assert!(
+                !f.path.ends_with(".md") && !f.path.ends_with(".json"),
+                "{} is not part of the site",
+                f.path
+            );
+        }
+        assert!(lookup("/README.md").is_none());
+        assert!(lookup("/tsconfig.json").is_none());
+        assert!(lookup("/index.html").is_some());
+        assert!(lookup("/sw.js").is_some_and(|(f, _)| f.hashed.is_none()));
+    }
+
+    #[test]
+    fn modules_import_each_other_by_hashed_name() {
+        let (main, _) = lookup("/js/main.js").expect("main.js");
+        let text = std::str::from_utf8(main.raw).unwrap();
+        let dom = hashed_url("/js/dom.js").expect("dom.js hashed");
+        let file = dom.rsplit('/').next().unwrap();
+        assert!(
+            text.contains(&format!("'./{file}'")),
+            "main.js imports {file}"
+        );
+        assert!(!text.contains("from './dom.js'"));
+    }
+
+    #[test]
+    fn index_inlines_the_style_and_preloads_the_modules() {
+        let (index, _) = lookup("/index.html").unwrap();
+        let html = std::str::from_utf8(index.raw).unwrap();
+        assert!(html.contains("<style>") && !html.contains("rel=\"stylesheet\""));
+        let main = hashed_url("/js/main.js").unwrap();
+        assert!(html.contains(&format!("src=\"{main}\"")));
+        let game = hashed_url("/js/game.js").unwrap();
+        assert!(html.contains(&format!("<link rel=\"modulepreload\" href=\"{game}\">")));
+    }
+
+    #[test]
+    fn the_service_worker_knows_the_shell() {
+        let (sw, _) = lookup("/sw.js").unwrap();
+        let text = std::str::from_utf8(sw.raw).unwrap();
+        let main = hashed_url("/js/main.js").unwrap();
+        assert!(text.contains(&format!("'{main}'")));
+        assert!(!text.contains("const VERSION = 'dev';"));
+    }
+
+    #[test]
+    fn text_is_compressed_and_smaller() {
+        let (main, _) = lookup("/js/i18n.js").unwrap();
+        let br = main.br.expect("brotli");
+        let gz = main.gzip.expect("gzip");
+        assert!(br.len() < gz.len() && gz.len() < main.raw.len() / 2);
+    }
 }
