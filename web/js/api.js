@@ -3,6 +3,7 @@
  * Client side of docs/protocol.md: the HTTP API and the room WebSocket (with reconnection,
  * `since`, queued actions resent with their `id`, and an HTTP fallback that never gets stuck).
  */
+import { networkFailed } from './offline.js';
 
 /**
  * @typedef {[number, number, number]} Cube
@@ -69,6 +70,7 @@ export async function request(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch (e) {
+    networkFailed();
     throw new ApiError(0, 'network', String(e));
   }
   const text = await res.text();

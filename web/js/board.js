@@ -3,9 +3,15 @@
  * The interactive SVG board shared by both games. A geometry (board-cc.js, board-draughts.js)
  * says where each cell is and draws the background; this module draws pieces and highlights and
  * turns taps and drags into moves. Pointer events only, `touch-action: none`: dragging never
- * scrolls the page.
+ * scrolls the page. Keyboard: the board is one Tab stop; the arrow keys move the focus between the
+ * movable pieces (then between the destinations of the piece picked), Enter or Space picks,
+ * Escape goes back; while a move waits for ✓, Enter confirms it and Escape takes it back.
  */
+
+/** @type {Record<string, [number, number]>} */
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 import { s } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * @typedef {{x: number, y: number}} Pt
@@ -30,7 +36,8 @@ export class Board {
   constructor(geo, handlers) {
     this.geo = geo;
     this.h = handlers;
-    this.svg = /** @type {SVGSVGElement} */ (s('svg', { viewBox: geo.viewBox, class: 'board', role: 'img', 'data-board': '1' }));
+    this.svg = /** @type {SVGSVGElement} */ (s('svg', { viewBox: geo.viewBox, class: 'board', role: 'group', tabindex: -1, 'data-board': '1' },
+      s('desc', null, t('a11y_board_help'))));
     this.bg = s('g', { class: 'layer-bg' });
     this.marks = s('g', { class: 'layer-marks' });
     this.piecesLayer = s('g', { class: 'layer-pieces' });
@@ -51,22 +58,54 @@ export class Board {
     this.pieceEls = new Map();
     /** @type {{id: string, start: Pt, el: SVGElement, dragging: boolean, pointer: number}|null} */
     this.press = null;
-    this.svg.addEventListener('pointerdown', (e) => this.down(e));
+    /** The last item focused (`piece:32`, `dest:28`), and whether the player plays by keyboard. */
+    this.focusKey = '';
+    this.keyboard = false;
+    /** @type {Map<string, string>|null} names of the holes (row, hole), computed once */
+    this.holeNames = null;
+    /** @type {string|null} what to focus after the next redraw, chosen by a key ('' = the first) */
+    this.nextFocus = null;
+    this.svg.addEventListener('pointerdown', (e) => {
+      this.keyboard = false;
+      this.down(e);
+    });
+    // Focus leaving for another control: redraws must not pull it back.
+    this.svg.addEventListener('focusout', (e) => {
+      const to = /** @type {Node|null} */ (e.relatedTarget);
+      if (to && !this.svg.contains(to)) this.keyboard = false;
+    });
     this.svg.addEventListener('pointermove', (e) => this.moveDrag(e));
     this.svg.addEventListener('pointerup', (e) => this.up(e));
     this.svg.addEventListener('pointercancel', () => this.cancelDrag());
     this.svg.addEventListener('keydown', (e) => this.key(e));
   }
 
-  /** Keyboard play: Tab to a piece or a destination, Enter or Space to pick it, Escape to drop. @param {KeyboardEvent} e */
+  /** Keyboard play (see the module's comment). @param {KeyboardEvent} e */
   key(e) {
     const el = /** @type {Element} */ (e.target);
+    this.keyboard = true;
+    if (this.pending && (e.key === 'Enter' || e.key === ' ' || e.key === 'Escape')) {
+      e.preventDefault();
+      if (e.key === 'Escape') this.cancelPending();
+      else this.confirm();
+      return;
+    }
     if (e.key === 'Escape') {
-      if (this.pending) this.cancelPending();
+      const back = this.selected;
       this.selected = null;
       this.choosing = null;
       this.h.onHint(null);
+      if (back) this.nextFocus = 'piece:' + back;
       this.drawMarks();
+      return;
+    }
+    const dir = ARROWS[e.key];
+    if (dir || e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      const items = this.focusables();
+      const current = items.find((x) => x === el);
+      const next = dir && current ? this.nearest(current, items, dir) : e.key === 'End' ? items[items.length - 1] : items[0];
+      if (next) this.focusItem(next);
       return;
     }
     if (e.key !== 'Enter' && e.key !== ' ') return;
@@ -75,15 +114,99 @@ export class Board {
     const cell = el.getAttribute('data-cell');
     if (dest) {
       this.tapCell(dest);
-    } else if (cell && this.movesFrom(cell).length && !this.pending) {
+    } else if (cell && this.movesFrom(cell).length) {
       this.selected = cell;
       this.choosing = null;
+      this.nextFocus = '';
       this.drawMarks();
-    } else {
-      return;
+    } else if (el === this.svg) {
+      const first = this.focusables()[0];
+      if (first) this.focusItem(first);
     }
-    const next = /** @type {SVGElement|null} */ (this.top.querySelector('[data-dest]'));
-    if (next) next.focus();
+  }
+
+  /** What the arrow keys go through: path choices, else destinations, else movable pieces. */
+  focusables() {
+    const items = /** @type {SVGElement[]} */ (this.choosing || this.selected
+      ? [...this.top.querySelectorAll(this.choosing ? '.dest.choose' : '.dest')]
+      : [...this.piecesLayer.querySelectorAll('.piece.movable')].filter((p) => this.movesFrom(itemId(p)).length));
+    const at = (/** @type {SVGElement} */ x) => this.geo.cells.get(itemId(x)) || { x: 0, y: 0 };
+    // Reading order: top to bottom, then left to right.
+    return items.sort((a, b) => at(a).y - at(b).y || at(a).x - at(b).x);
+  }
+
+  /**
+   * The item nearest to `from` in direction `dir`, favouring straight lines.
+   * @param {SVGElement} from @param {SVGElement[]} items @param {[number, number]} dir
+   */
+  nearest(from, items, dir) {
+    const p = this.geo.cells.get(itemId(from));
+    if (!p) return null;
+    let best = null;
+    let bestScore = Infinity;
+    for (const it of items) {
+      const q = this.geo.cells.get(itemId(it));
+      if (!q || it === from) continue;
+      const dx = q.x - p.x;
+      const dy = q.y - p.y;
+      const along = dx * dir[0] + dy * dir[1];
+      if (along <= 1e-6) continue;
+      const score = along + 2 * Math.abs(dx * dir[1] - dy * dir[0]);
+      if (score < bestScore) {
+        bestScore = score;
+        best = it;
+      }
+    }
+    return best;
+  }
+
+  /** @param {SVGElement} el */
+  focusItem(el) {
+    this.focusKey = itemKey(el);
+    this.updateTabStops();
+    el.focus({ preventScroll: false });
+  }
+
+  /**
+   * One Tab stop: the item focused last (or the first one) has tabindex 0, the others -1. If the
+   * player is using the keyboard and the focus was in the board, it stays there across redraws.
+   * @param {boolean} [hadFocus]
+   */
+  updateTabStops(hadFocus = false) {
+    const items = this.focusables();
+    for (const it of this.svg.querySelectorAll('[tabindex]')) if (it !== this.svg) it.setAttribute('tabindex', '-1');
+    const current = items.find((x) => itemKey(x) === this.focusKey) || items[0];
+    if (current) current.setAttribute('tabindex', '0');
+    this.svg.setAttribute('tabindex', current ? '-1' : '0');
+    if (hadFocus && this.keyboard) {
+      const target = current || this.svg;
+      if (document.activeElement !== target) /** @type {SVGElement} */ (target).focus({ preventScroll: true });
+    }
+  }
+
+  /** Whether the focus is in the board now, or was before a redraw removed the focused item. */
+  focusInBoard() {
+    const a = document.activeElement;
+    return !!a && (this.svg.contains(a) || ((a === document.body || !a.isConnected) && this.keyboard));
+  }
+
+  /** What a screen reader says of a cell: « case 32 », or « rangée 5, trou 3 » on the star. @param {string} id */
+  cellName(id) {
+    if (this.geo.squares) return t('cell_square', { n: id });
+    if (!this.holeNames) {
+      const rows = new Map();
+      for (const [cid, p] of this.geo.cells) {
+        const y = Math.round(p.y * 100);
+        if (!rows.has(y)) rows.set(y, []);
+        rows.get(y).push({ cid, x: p.x });
+      }
+      this.holeNames = new Map();
+      [...rows.keys()].sort((a, b) => a - b).forEach((y, r) => {
+        rows.get(y).sort((/** @type {{x: number}} */ a, /** @type {{x: number}} */ b) => a.x - b.x)
+          .forEach((/** @type {{cid: string}} */ c, /** @type {number} */ i) => this.holeNames?.set(c.cid, t('cell_hole', { r: r + 1, p: i + 1 })));
+      });
+    }
+    return this.holeNames.get(id) || id;
   }
 
   /** @param {BoardState} state */
@@ -109,6 +232,7 @@ export class Board {
   }
 
   drawPieces() {
+    if (this.focusInBoard() && document.activeElement !== this.svg) this.focusKey = itemKey(/** @type {Element} */ (document.activeElement)) || this.focusKey;
     this.piecesLayer.replaceChildren();
     this.pieceEls.clear();
     const movable = new Set(this.state.moves.map((m) => m.from));
@@ -128,9 +252,9 @@ export class Board {
       'data-cell': p.id,
       'data-owner': p.owner ?? '',
       style: `transform: translate(${c.x}px, ${c.y}px)`,
-      tabindex: movable ? 0 : null,
+      tabindex: movable ? -1 : null,
       role: movable ? 'button' : null,
-      'aria-label': movable ? p.id : null,
+      'aria-label': movable ? t(p.king ? 'a11y_king' : 'a11y_piece', { cell: this.cellName(p.id) }) : null,
     });
     g.append(s('circle', { class: 'piece-shadow', r, cy: r * 0.12 }));
     g.append(s('circle', { class: 'piece-body', r, fill: p.fill, stroke: p.stroke, 'stroke-width': r * 0.12 }));
@@ -140,6 +264,19 @@ export class Board {
   }
 
   drawMarks() {
+    const hadFocus = this.focusInBoard();
+    const active = document.activeElement;
+    if (this.nextFocus !== null) {
+      this.focusKey = this.nextFocus;
+      this.nextFocus = null;
+    } else if (active && active !== this.svg && this.svg.contains(active)) {
+      this.focusKey = itemKey(active) || this.focusKey;
+    }
+    this.drawMarksOnly();
+    this.updateTabStops(hadFocus);
+  }
+
+  drawMarksOnly() {
     this.marks.replaceChildren();
     this.top.replaceChildren();
     const st = this.state;
@@ -181,7 +318,7 @@ export class Board {
         if (this.choosing) dests.clear();
         for (const id of dests) {
           const d = this.geo.cells.get(id);
-          if (d) this.top.append(s('circle', { class: 'dest', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.2, tabindex: 0, role: 'button', 'aria-label': id }));
+          if (d) this.top.append(s('circle', { class: 'dest', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.2, tabindex: -1, role: 'button', 'aria-label': t('a11y_dest', { cell: this.cellName(id) }) }));
         }
       }
     }
@@ -190,7 +327,7 @@ export class Board {
       for (const m of this.choosing) for (const id of m.path.slice(1, -1)) inter.add(id);
       for (const id of inter) {
         const d = this.geo.cells.get(id);
-        if (d) this.top.append(s('circle', { class: 'dest choose', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.26, tabindex: 0, role: 'button', 'aria-label': id }));
+        if (d) this.top.append(s('circle', { class: 'dest choose', 'data-dest': id, cx: d.x, cy: d.y, r: R * 0.26, tabindex: -1, role: 'button', 'aria-label': t('a11y_path', { cell: this.cellName(id) }) }));
       }
       const caps = new Set(this.choosing.flatMap((m) => m.captures));
       for (const id of caps) {
@@ -423,4 +560,15 @@ function uniqueBy(xs, key) {
     seen.add(k);
     return true;
   });
+}
+
+/** The cell an item stands for. @param {Element} el */
+function itemId(el) {
+  return el.getAttribute('data-dest') || el.getAttribute('data-cell') || '';
+}
+
+/** `piece:32`, `dest:28`, `choose:19`: what to focus again after a redraw. @param {Element} el */
+function itemKey(el) {
+  if (el.hasAttribute('data-dest')) return (el.classList.contains('choose') ? 'choose:' : 'dest:') + el.getAttribute('data-dest');
+  return el.hasAttribute('data-cell') ? 'piece:' + el.getAttribute('data-cell') : '';
 }

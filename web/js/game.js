@@ -12,6 +12,8 @@ import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
 import { colorOf, swatch } from './players.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
+import { announceMove } from './a11y.js';
+import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
 
 /**
@@ -224,6 +226,7 @@ export class GameView {
 
   /** @param {RoomView} room @param {import('./api.js').MoveRecord} rec */
   announce(room, rec) {
+    announceMove(room, rec, seatName(room, rec.seat), this.board); // screen readers: « Bo joue 32-28 »
     for (const s of rec.passes || []) toast(t('passed_toast', { name: seatName(room, s) }));
     for (const s of rec.finished || []) toast(t('finished_toast', { name: seatName(room, s) }), 'good');
   }
@@ -336,7 +339,9 @@ export class GameView {
       items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'hint', 'data-testid': 'hint', onclick: (/** @type {MouseEvent} */ e) => this.askHint(room, /** @type {HTMLButtonElement} */ (e.currentTarget)) }, t('hint_button')));
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
-    if (room.you !== null && pushSupported() && Notification.permission !== 'denied') {
+    if (iosNeedsInstall()) {
+      items.push(iosPushNote()); // Web Push reaches iOS only from the Home Screen
+    } else if (room.you !== null && pushSupported() && Notification.permission !== 'denied') {
       // Web Push for this seat: told even with the page closed (turn-by-turn games above all).
       const on = isSubscribed(room.code);
       items.push(h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(on), 'data-action': 'push',

@@ -6,7 +6,9 @@ import { errorText, t } from './i18n.js';
 import { askName } from './name.js';
 import { swatch } from './players.js';
 import { navigate } from './router.js';
+import { installButton } from './install.js';
 import { cpuMsOverride } from './storage.js';
+import { UPDATED } from './texts.js';
 
 export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
@@ -24,11 +26,13 @@ export function showHome(root) {
   root.replaceChildren(
     h('section', { class: 'hero' },
       h('h1', null, t('tagline')),
-      h('p', { class: 'muted' }, t('no_account'))),
+      h('p', { class: 'muted' }, t('no_account'), ' ', installButton())),
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
     myGames(),
     joinCard(),
     howTo(),
+    facts(),
+    rights(),
     h('p', { class: 'center muted' }, h('a', { href: '/avis', 'data-action': 'reviews' }, t('home_reviews'))));
 }
 
@@ -76,7 +80,7 @@ function gameCard(game) {
   const cc = game === 'cc';
   const p = cc ? 'cc' : 'dr';
   const steps = /** @type {const} */ ([1, 2, 3, 4]);
-  return h('article', { class: `card game-card game-${game}`, 'data-game': game },
+  return h('article', { class: `card game-card game-${game}`, id: `game-${game}`, 'data-game': game },
     h('div', { class: 'game-card-head' },
       h('div', { class: 'game-icon', 'aria-hidden': 'true' }, cc ? starIcon() : boardIcon()),
       h('div', null,
@@ -90,7 +94,53 @@ function gameCard(game) {
       h('button', { class: 'btn primary big', type: 'button', 'data-action': `cpu-${game}`, onclick: () => soloSetup(game) },
         h('span', null, t('play_cpu')), h('small', null, t('play_cpu_sub'))),
       h('button', { class: 'btn accent big', type: 'button', 'data-action': `friends-${game}`, onclick: () => createWithFriends(game) },
-        h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))));
+        h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))),
+    related(game));
+}
+
+/** « Jeux associés »: each game points to the other (same type; both play with 2). @param {'cc'|'draughts'} game */
+function related(game) {
+  const other = game === 'cc' ? 'draughts' : 'cc';
+  const link = () => h('a', { href: `#game-${other}` }, t(other === 'cc' ? 'cc_name' : 'dr_name'));
+  return h('div', { class: 'related small', 'data-testid': `related-${game}` },
+    h('h3', null, t('related_title')),
+    h('dl', null,
+      h('dt', null, t('related_same_type')), h('dd', null, link()),
+      h('dt', null, t('related_same_players')), h('dd', null, link(), ' ', t('related_with_2'))));
+}
+
+/** « En un coup d'œil »: the facts of both games side by side (seed 000's table). */
+function facts() {
+  const updated = () => h('time', { datetime: UPDATED }, UPDATED);
+  /** @type {[import('./i18n.js').Key, string|HTMLElement, string|HTMLElement][]} */
+  const rows = [
+    ['facts_players', t('facts_cc_players'), t('facts_dr_players')],
+    ['facts_length', t('facts_cc_length'), t('facts_dr_length')],
+    ['facts_type', t('facts_board'), t('facts_board')],
+    ['facts_ranked', t('facts_no'), t('facts_no')],
+    ['facts_cpu', t('facts_yes'), t('facts_yes')],
+    ['facts_price', t('facts_free'), t('facts_free')],
+    ['facts_rights', t('facts_public'), t('facts_public')],
+    ['facts_updated', updated(), updated()],
+  ];
+  return h('section', { class: 'card facts-card', 'data-testid': 'facts', 'aria-labelledby': 'facts-title' },
+    h('h2', { id: 'facts-title' }, t('facts_title')),
+    h('table', { class: 'facts' },
+        h('thead', null, h('tr', null,
+          h('th', { scope: 'col' }, t('facts_item')),
+          h('th', { scope: 'col' }, t('cc_name')),
+          h('th', { scope: 'col' }, t('dr_name')))),
+        h('tbody', null, rows.map(([k, cc, dr]) => h('tr', null,
+          h('th', { scope: 'row' }, t(k)), h('td', null, cc), h('td', null, dr))))));
+}
+
+/** « Ayants droit et version physique », for each game. */
+function rights() {
+  return h('section', { class: 'card rights-card', 'data-testid': 'rights' },
+    h('h2', null, t('rights_title')),
+    h('h3', null, t('cc_name')), h('p', null, t('rights_cc')),
+    h('h3', null, t('dr_name')), h('p', null, t('rights_dr')),
+    h('p', { class: 'small' }, h('a', { href: '/rules' }, t('related_rules'))));
 }
 
 function joinCard() {

@@ -1,8 +1,10 @@
 // @ts-check
 /** Every text of the interface, in French (default) and English. The choice is remembered. */
 import { load, save } from './storage.js';
+import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
 
 const fr = {
+  ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -77,10 +79,7 @@ const fr = {
   room_title: 'Partie {code}',
   room_code: 'Code de la partie',
   share_link: 'Lien à partager',
-  copy: 'Copier',
   copied: 'Lien copié',
-  share: 'Partager',
-  share_text: 'Venez jouer avec moi : code {code}',
   qr_alt: 'QR code du lien de la partie {code}',
   seats_title: 'Places',
   seat_empty: 'Place libre',
@@ -309,6 +308,7 @@ const fr = {
 
 /** @type {Record<keyof typeof fr, string>} */
 const en = {
+  ...SITE_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -383,10 +383,7 @@ const en = {
   room_title: 'Game {code}',
   room_code: 'Game code',
   share_link: 'Link to share',
-  copy: 'Copy',
   copied: 'Link copied',
-  share: 'Share',
-  share_text: 'Come and play with me: code {code}',
   qr_alt: 'QR code of the link to game {code}',
   seats_title: 'Seats',
   seat_empty: 'Free seat',

@@ -1,9 +1,10 @@
 // @ts-check
 /** The room before the game: code, link, QR code, seats, settings, « Commencer ». */
-import { h, toast } from './dom.js';
+import { h } from './dom.js';
 import { t } from './i18n.js';
 import { swatch } from './players.js';
 import { settingsForm } from './settings.js';
+import { shareCard } from './share.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -19,24 +20,9 @@ const LEVELS = /** @type {const} */ (['facile', 'normal', 'difficile', 'expert']
 
 /** @param {RoomView} room @param {LobbyActions} act */
 export function renderLobby(room, act) {
-  const link = `${location.origin}/r/${room.code}`;
   const free = room.seats.filter((s) => s.kind === 'empty');
   const allTaken = free.length === 0;
-  const share = h('div', { class: 'share card' },
-    h('h2', null, t('invite_title')),
-    h('p', { class: 'muted' }, t('invite_help')),
-    h('div', { class: 'share-grid' },
-      h('div', { class: 'share-text' },
-        h('div', { class: 'label' }, t('room_code')),
-        h('div', { class: 'room-code', 'data-testid': 'room-code', 'aria-label': room.code.split('').join(' ') }, room.code),
-        h('div', { class: 'label' }, t('share_link')),
-        h('div', { class: 'link-row' },
-          h('input', { class: 'link', readonly: true, value: link, 'aria-label': t('share_link'), onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }),
-          h('button', { class: 'btn', type: 'button', onclick: () => copy(link) }, t('copy')),
-          'share' in navigator
-            ? h('button', { class: 'btn', type: 'button', onclick: () => navigator.share({ title: 'Dames', text: t('share_text', { code: room.code }), url: link }).catch(() => {}) }, t('share'))
-            : null)),
-      h('img', { class: 'qr', src: `/api/rooms/${room.code}/qr.svg`, alt: t('qr_alt', { code: room.code }), width: 176, height: 176 })));
+  const share = shareCard(room);
 
   const seats = h('div', { class: 'seats card' },
     h('h2', null, t('seats_title')),
@@ -121,18 +107,3 @@ function levelSelect(placeholder, value, onPick, seat) {
   placeholder ? h('option', { value: '', selected: true }, '+ ' + placeholder) : null,
   LEVELS.map((lv) => h('option', { value: lv, selected: lv === value }, 'CPU ' + t(/** @type {any} */ ('level_' + lv)))));
 }
-
-/** @param {string} text */
-async function copy(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const ta = h('textarea', null, text);
-    document.body.append(ta);
-    ta.select();
-    document.execCommand('copy');
-    ta.remove();
-  }
-  toast(t('copied'), 'good');
-}
-

@@ -5,6 +5,7 @@ import { showGames } from './games.js';
 import { showHome } from './home.js';
 import { lang, onLangChange, setLang, t } from './i18n.js';
 import { askName } from './name.js';
+import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
 import { onBadge, startBadge } from './push.js';
 import { showReviews } from './reviews.js';
@@ -71,3 +72,4 @@ document.addEventListener('dames:name', renderChrome);
 
 start(show);
 startBadge();
+startOffline();

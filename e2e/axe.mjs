@@ -1,0 +1,23 @@
+// axe-core (the accessibility rules engine, from npm) run inside a page of the browser tests.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core on `page` (WCAG 2.x A and AA rules and best practices) and returns its serious
+ * and critical violations, each as "rule: target…".
+ * @param {import('playwright-core').Page} page
+ */
+export async function axeViolations(page) {
+  // Evaluated through the DevTools protocol: the page's Content-Security-Policy does not apply.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
+  const violations = await page.evaluate(async () => {
+    const res = await /** @type {any} */ (window).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      resultTypes: ['violations'],
+    });
+    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + (n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : '')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
