@@ -15,8 +15,10 @@ test('axe-core: every page, the dialogs, a lobby and games in progress, light an
     const { ctx, page } = await newPerson(browser, { phone: colorScheme === 'dark' });
     track(ctx);
     await page.emulateMedia({ colorScheme });
-    for (const [path, ready] of [['/', '[data-testid=facts]'], ['/rules', '.page-rules h1'], ['/faq', '.page-faq h1'],
-      ['/data', '.page-data h1'], ['/games', 'main h1'], ['/avis', 'main h1'], ['/no-such-page', 'main a[href="/"]']]) {
+    // Every page in light; in dark (the same markup, other colours) the home page and the rules.
+    const pages = [['/', '[data-testid=facts]'], ['/rules', '.page-rules h1'], ['/faq', '.page-faq h1'],
+      ['/data', '.page-data h1'], ['/games', 'main h1'], ['/avis', 'main h1'], ['/no-such-page', 'main a[href="/"]']];
+    for (const [path, ready] of colorScheme === 'light' ? pages : pages.slice(0, 2)) {
       await page.goto(base + path);
       await page.locator(ready).first().waitFor();
       await noSeriousViolations(page, `${colorScheme} ${path}`);
