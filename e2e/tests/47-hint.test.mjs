@@ -17,13 +17,15 @@ test('hint: « Conseil » marks a suggested move on the board, not played; the l
   for (let round = 1; round <= 2; round++) {
     await page.locator('.status.mine').waitFor();
     // One hint per seat every 2 s (the server answers rate_limited sooner).
-    await new Promise((r) => setTimeout(r, Math.max(0, asked + 2100 - Date.now())));
-    asked = Date.now();
+    // Counted from when the previous hint was answered: a loaded machine may take a while between
+    // this line and the server receiving the click.
+    await new Promise((r) => setTimeout(r, Math.max(0, asked + 2300 - Date.now())));
     const before = await moveCount(page);
     await page.locator('[data-action=hint]', { hasText: 'Conseil' }).click();
     const from = page.locator('svg.board [data-suggest=from]');
     const to = page.locator('svg.board [data-suggest=to]');
     await until(async () => (await from.count()) === 1 && (await to.count()) === 1, 'the suggested piece and destination are marked');
+    asked = Date.now();
     const fromCell = await from.getAttribute('data-suggest-cell');
     const toCell = await to.getAttribute('data-suggest-cell');
     assert(fromCell && toCell && fromCell !== toCell, `a suggestion from ${fromCell} to ${toCell}`);
