@@ -61,7 +61,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     }
     router.fallback(|method: Method, uri: Uri, headers: HeaderMap| async move {
         if method == Method::GET || method == Method::HEAD {
-            file(uri.path(), &headers)
+            file_or_not_found_page(uri.path(), &headers)
         } else {
             StatusCode::METHOD_NOT_ALLOWED.into_response()
         }
@@ -91,6 +91,25 @@ pub fn lookup(path: &str) -> Option<(&'static Embedded, bool)> {
 /// The content-hashed URL of the file at `path` (`/js/dom.js` → `/js/dom.3fa2b1c9d0.js`).
 pub fn hashed_url(path: &str) -> Option<&'static str> {
     lookup(path).and_then(|(f, _)| f.hashed)
+}
+
+/// The embedded file at URL `path`; for an unknown address asked by a browser (one that accepts
+/// HTML), the site's own page with status 404 — the client shows « Page introuvable » in the
+/// player's language with the header and a way home; anything else gets a bare 404.
+pub fn file_or_not_found_page(path: &str, headers: &HeaderMap) -> Response {
+    let wants_html = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    if !wants_html || lookup(path).is_some() {
+        return file(path, headers);
+    }
+    let mut page = file("/index.html", headers);
+    if page.status() == StatusCode::OK {
+        *page.status_mut() = StatusCode::NOT_FOUND;
+        page.headers_mut().remove(header::ETAG);
+    }
+    page
 }
 
 /// The embedded file at URL `path` in the best encoding the client accepts, or 404.

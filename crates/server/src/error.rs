@@ -1,12 +1,91 @@
-//! The one error type of the server: every failure a client can see, with its protocol code and
-//! HTTP status (docs/protocol.md, "Error codes").
+//! The one error type of the server: every failure a client can see, with its protocol code, its
+//! HTTP status and, where a client needs it to explain the error in the player's language, a
+//! machine-readable [`Detail`]: the request field concerned and why (docs/protocol.md, "Errors").
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
-/// An error answered to a client as `{"error":{"code","message"}}` (HTTP) or as a WebSocket
-/// `{"type":"error"}` message.
+/// What exactly was refused, for clients to say it in the player's language: the field of the
+/// request (`name`, `cpu.levels`, `rules.move_limit` …), a snake_case reason (`out_of_range`,
+/// `not_allowed`, `conflict`, `too_long`, `started` …) and the figures the reason needs (`min`,
+/// `max`, `allowed`, `with` …). The English `message` is for logs and scripts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detail {
+    /// The request field concerned, as a dotted path; `None` when no field is (a state error).
+    pub field: Option<String>,
+    /// Why, as a snake_case word (the lists are in docs/protocol.md).
+    pub reason: &'static str,
+    /// The figures of the reason.
+    pub params: Map<String, Value>,
+    /// The English sentence.
+    pub message: String,
+}
+
+impl Detail {
+    /// A detail about `field`.
+    pub fn field(
+        field: impl Into<String>,
+        reason: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: Some(field.into()),
+            reason,
+            params: Map::new(),
+            message: message.into(),
+        }
+    }
+
+    /// A detail about no field (the state of the room forbids the action).
+    pub fn state(reason: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            field: None,
+            reason,
+            params: Map::new(),
+            message: message.into(),
+        }
+    }
+
+    /// The same with one more figure.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// The `detail` object of the protocol: the reason and its figures (`None` when the reason
+    /// is the generic `other`).
+    fn to_json(&self) -> Option<Value> {
+        if self.reason == "other" && self.params.is_empty() {
+            return None;
+        }
+        let mut obj = self.params.clone();
+        obj.insert("reason".into(), self.reason.into());
+        Some(Value::Object(obj))
+    }
+}
+
+impl std::fmt::Display for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A message alone: the generic reason `other`.
+impl From<String> for Detail {
+    fn from(message: String) -> Self {
+        Self::state("other", message)
+    }
+}
+
+impl From<&str> for Detail {
+    fn from(message: &str) -> Self {
+        Self::state("other", message)
+    }
+}
+
+/// An error answered to a client as `{"error":{"code","message","field"?,"detail"?}}` (HTTP) or
+/// as a WebSocket `{"type":"error"}` message with the same fields.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// The body or message is not the JSON expected.
@@ -15,12 +94,13 @@ pub enum AppError {
     /// The body or message is over its size limit.
     #[error("the request is too large")]
     TooLarge,
-    /// A player name is empty, too long or has control characters.
-    #[error("a name must have 1 to 24 characters and no control characters")]
-    InvalidName,
-    /// The settings break a rule; the message says which.
+    /// A player name is empty, too long or has characters a name may not have; the detail says
+    /// which.
+    #[error("invalid name: {0}")]
+    InvalidName(Detail),
+    /// The settings (or the game, or a CPU level) break a rule; the detail says which field.
     #[error("invalid settings: {0}")]
-    InvalidSettings(String),
+    InvalidSettings(Detail),
     /// No room has this code.
     #[error("no room has this code")]
     UnknownRoom,
@@ -39,9 +119,9 @@ pub enum AppError {
     /// The seat cookie and the Authorization header name different tokens.
     #[error("the seat cookie and the Authorization header disagree")]
     TokenMismatch,
-    /// The room is not in a state that allows this action.
+    /// The room is not in a state that allows this action; the detail's reason says why.
     #[error("{0}")]
-    WrongState(String),
+    WrongState(Detail),
     /// It is another seat's turn.
     #[error("it is not your turn")]
     NotYourTurn,
@@ -77,7 +157,7 @@ impl AppError {
         match self {
             Self::BadJson(_) => "bad_json",
             Self::TooLarge => "too_large",
-            Self::InvalidName => "invalid_name",
+            Self::InvalidName(_) => "invalid_name",
             Self::InvalidSettings(_) => "invalid_settings",
             Self::UnknownRoom => "unknown_room",
             Self::RoomFull => "room_full",
@@ -101,9 +181,10 @@ impl AppError {
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::BadJson(_) | Self::InvalidName | Self::InvalidSettings(_) | Self::Invalid(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::BadJson(_)
+            | Self::InvalidName(_)
+            | Self::InvalidSettings(_)
+            | Self::Invalid(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnknownRoom | Self::NotFound => StatusCode::NOT_FOUND,
             Self::RoomFull
@@ -128,9 +209,26 @@ impl AppError {
         Self::Internal
     }
 
-    /// The `{"code","message"}` object.
-    pub fn to_json(&self) -> serde_json::Value {
-        json!({ "code": self.code(), "message": self.to_string() })
+    /// The detail of this error, if it has one.
+    pub fn detail(&self) -> Option<&Detail> {
+        match self {
+            Self::InvalidName(d) | Self::InvalidSettings(d) | Self::WrongState(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The `{"code","message"}` object, with `field` and `detail` when the error has them.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({ "code": self.code(), "message": self.to_string() });
+        if let Some(d) = self.detail() {
+            if let Some(field) = &d.field {
+                out["field"] = field.as_str().into();
+            }
+            if let Some(detail) = d.to_json() {
+                out["detail"] = detail;
+            }
+        }
+        out
     }
 }
 
@@ -153,5 +251,37 @@ impl IntoResponse for AppError {
 impl From<crate::store::StoreError> for AppError {
     fn from(err: crate::store::StoreError) -> Self {
         Self::internal("storage", err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_detailed_error_carries_its_field_reason_and_figures() {
+        let err = AppError::InvalidSettings(
+            Detail::field("rules.move_limit", "out_of_range", "too big")
+                .with("min", 0)
+                .with("max", 1000),
+        );
+        assert_eq!(
+            err.to_json(),
+            json!({"code": "invalid_settings", "message": "invalid settings: too big",
+                "field": "rules.move_limit", "detail": {"reason": "out_of_range", "min": 0, "max": 1000}})
+        );
+        let state = AppError::WrongState(Detail::state("started", "the game has already started"));
+        assert_eq!(state.to_json()["detail"], json!({"reason": "started"}));
+        assert!(state.to_json().get("field").is_none());
+    }
+
+    #[test]
+    fn a_plain_message_has_no_detail() {
+        let err = AppError::WrongState("the server is shutting down".into());
+        assert_eq!(
+            err.to_json(),
+            json!({"code": "wrong_state", "message": "the server is shutting down"})
+        );
+        assert_eq!(AppError::NotHost.to_json()["code"], "not_host");
     }
 }

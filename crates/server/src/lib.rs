@@ -28,6 +28,7 @@ pub mod ratelimit;
 pub mod retention;
 pub mod room;
 pub mod rooms;
+pub mod settings;
 pub mod snapshot;
 pub mod state;
 pub mod store;

@@ -262,6 +262,9 @@ pub struct GameView {
     pub legal_moves: Vec<LegalMove>,
     /// Draughts: the seat offering a draw.
     pub draw_offer: Option<usize>,
+    /// Draughts: the seat that declined the last offer, until the next move.
+    #[serde(default)]
+    pub draw_declined: Option<usize>,
     /// The result once over.
     pub outcome: Option<Outcome>,
     /// Since when the seat to move waits (Unix ms): the last move or the start.

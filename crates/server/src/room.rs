@@ -11,9 +11,10 @@ use serde_json::{json, Value};
 
 use dames_ai::Level;
 
-use crate::error::AppError;
-use crate::game::{GameKind, GameRules, GameState, MoveInput};
+use crate::error::{AppError, Detail};
+use crate::game::{GameKind, GameState, MoveInput};
 use crate::protocol::{LegalMove, MoveRecord};
+pub use crate::settings::{Rhythm, Settings, SettingsInput, MAX_CPU_MS};
 
 /// Where a room is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,145 +90,6 @@ impl Seat {
     }
 }
 
-/// The room settings (docs/protocol.md `Settings`), sent as they are.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Settings {
-    /// The engine's rules, every field present.
-    pub rules: GameRules,
-    /// « Montrer les coups légaux ».
-    pub show_legal_moves: bool,
-    /// « Changer qui commence ».
-    pub rotate_first: bool,
-    /// Random first player.
-    pub random_first: bool,
-    /// Ask before sending a move.
-    pub confirm_move: bool,
-    /// CPU think time in milliseconds.
-    pub cpu_ms: u64,
-    /// Live, or turn by turn with notifications (RULES.md part 3).
-    pub rhythm: Rhythm,
-    /// « Conseils autorisés »: players may ask the AI for a hint on their turn.
-    pub hints: bool,
-}
-
-/// The rhythm of a room (docs/protocol.md `Settings.rhythm`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Rhythm {
-    /// Everyone present.
-    #[default]
-    Live,
-    /// Play when you want; told when it is your turn.
-    Turn,
-}
-
-impl Rhythm {
-    /// The protocol name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Live => "live",
-            Self::Turn => "turn",
-        }
-    }
-}
-
-/// Longest CPU think time a room may ask for.
-pub const MAX_CPU_MS: u64 = 30_000;
-
-/// `Settings` as received: every field optional.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SettingsInput {
-    /// Replaces the rules (missing fields take the engine's defaults).
-    pub rules: Option<Value>,
-    pub show_legal_moves: Option<bool>,
-    pub rotate_first: Option<bool>,
-    pub random_first: Option<bool>,
-    pub confirm_move: Option<bool>,
-    pub cpu_ms: Option<u64>,
-    pub rhythm: Option<Rhythm>,
-    pub hints: Option<bool>,
-}
-
-impl Settings {
-    /// The defaults of RULES.md for `kind`, changed by `input`.
-    ///
-    /// # Errors
-    /// `invalid_settings` with the engine's message.
-    pub fn new(kind: GameKind, input: &SettingsInput) -> Result<(Self, usize), AppError> {
-        let defaults = Self {
-            rules: GameRules::default_for(kind),
-            show_legal_moves: true,
-            rotate_first: true,
-            random_first: false,
-            confirm_move: false,
-            cpu_ms: 1000,
-            rhythm: Rhythm::Live,
-            hints: true,
-        };
-        defaults.with(kind, input)
-    }
-
-    /// These settings changed by `input`, and the number of seats of the new rules.
-    ///
-    /// # Errors
-    /// `invalid_settings` with the engine's message.
-    pub fn with(&self, kind: GameKind, input: &SettingsInput) -> Result<(Self, usize), AppError> {
-        let mut s = self.clone();
-        s.show_legal_moves = input.show_legal_moves.unwrap_or(s.show_legal_moves);
-        s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
-        s.random_first = input.random_first.unwrap_or(s.random_first);
-        s.hints = input.hints.unwrap_or(s.hints);
-        if let Some(rhythm) = input.rhythm {
-            // « Confirmer le coup » is on by default for turn-by-turn games.
-            if rhythm != s.rhythm && input.confirm_move.is_none() {
-                s.confirm_move = rhythm == Rhythm::Turn;
-            }
-            s.rhythm = rhythm;
-        }
-        s.confirm_move = input.confirm_move.unwrap_or(s.confirm_move);
-        s.cpu_ms = input.cpu_ms.unwrap_or(s.cpu_ms);
-        if s.cpu_ms > MAX_CPU_MS {
-            return Err(AppError::InvalidSettings(format!(
-                "cpu_ms must be at most {MAX_CPU_MS}"
-            )));
-        }
-        if let Some(rules) = &input.rules {
-            s.rules = GameRules::parse(kind, rules)
-                .map_err(|e| AppError::InvalidSettings(e.to_string()))?;
-        }
-        if let GameRules::Cc(rules) = &mut s.rules {
-            // The engine's rules carry the first-player options too: the room-level flags and
-            // the rules' fields are kept equal (the rules' fields win when both are given).
-            let given = input.rules.as_ref().and_then(Value::as_object);
-            let has = |key: &str| given.is_some_and(|g| g.contains_key(key));
-            if has("rotate_first_player") {
-                s.rotate_first = rules.rotate_first_player;
-            }
-            if has("random_first_player") {
-                s.random_first = rules.random_first_player;
-            }
-            rules.rotate_first_player = s.rotate_first;
-            rules.random_first_player = s.random_first;
-        }
-        let seats = s.rules.seats();
-        Ok((s, seats))
-    }
-
-    /// The protocol's JSON (what is stored).
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
-    }
-
-    /// Reads back [`Settings::to_json`] (stored rooms).
-    pub fn from_json(kind: GameKind, value: &Value) -> Result<(Self, usize), String> {
-        let input: SettingsInput =
-            serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
-        Self::new(kind, &input).map_err(|e| e.to_string())
-    }
-}
-
 /// The current (or last) game of a room.
 #[derive(Clone, Debug)]
 pub struct Play {
@@ -237,8 +99,27 @@ pub struct Play {
     pub records: Vec<MoveRecord>,
     /// Draughts: the seat offering a draw.
     pub draw_offer: Option<usize>,
+    /// Draughts: the seat that declined the last offer, until the next move (so that everyone
+    /// sees the answer, « Le CPU refuse la nulle »). Memory only.
+    pub draw_declined: Option<usize>,
+    /// Draughts: the CPU's last judgement of a draw offer, by ply (one search per position).
+    pub draw_judged: Option<(usize, bool)>,
     /// Entries in the game log so far (next `seq`).
     pub log_len: i64,
+}
+
+impl Play {
+    /// A game just started: no move, no offer, nothing logged.
+    pub fn new(state: GameState) -> Self {
+        Self {
+            state,
+            records: Vec::new(),
+            draw_offer: None,
+            draw_declined: None,
+            draw_judged: None,
+            log_len: 0,
+        }
+    }
 }
 
 /// One entry of a game log (the `actions` table): what replaying needs.
@@ -299,21 +180,42 @@ pub struct Room {
     pub move_ids: HashSet<String>,
 }
 
+/// Longest player name, in characters (after trimming).
+pub const NAME_MAX_CHARS: usize = 24;
+
 /// Checks a player name (1–24 characters after trimming, no control characters).
 ///
 /// # Errors
-/// `invalid_name`.
+/// `invalid_name` with the reason `empty`, `too_long` (and `max`) or `control_chars`.
 pub fn valid_name(name: &str) -> Result<String, AppError> {
     let name = name.trim();
-    let len = name.chars().count();
-    if !(1..=24).contains(&len) || name.chars().any(char::is_control) {
-        return Err(AppError::InvalidName);
+    let bad = |detail| Err(AppError::InvalidName(detail));
+    if name.is_empty() {
+        return bad(Detail::field(
+            "name",
+            "empty",
+            "a name must have at least one character",
+        ));
+    }
+    if name.chars().count() > NAME_MAX_CHARS {
+        return bad(
+            Detail::field("name", "too_long", "a name has at most 24 characters")
+                .with("max", NAME_MAX_CHARS),
+        );
+    }
+    if name.chars().any(char::is_control) {
+        return bad(Detail::field(
+            "name",
+            "control_chars",
+            "a name may not contain control characters",
+        ));
     }
     Ok(name.to_owned())
 }
 
-fn wrong_state(msg: &str) -> AppError {
-    AppError::WrongState(msg.to_owned())
+/// The room's state forbids the action: `reason` for clients, `message` in English.
+fn wrong_state(reason: &'static str, message: &str) -> AppError {
+    AppError::WrongState(Detail::state(reason, message))
 }
 
 fn illegal(err: crate::game::PlayError) -> AppError {
@@ -321,7 +223,7 @@ fn illegal(err: crate::game::PlayError) -> AppError {
 }
 
 fn refused(err: crate::game::ActionError) -> AppError {
-    AppError::WrongState(err.to_string())
+    AppError::WrongState(Detail::state("cannot_resign", err.to_string()))
 }
 
 impl Room {
@@ -371,21 +273,21 @@ impl Room {
     fn seat(&self, n: usize) -> Result<&Seat, AppError> {
         self.seats
             .get(n)
-            .ok_or_else(|| wrong_state("this room has no such seat"))
+            .ok_or_else(|| wrong_state("no_such_seat", "this room has no such seat"))
     }
 
     fn require_lobby(&self) -> Result<(), AppError> {
         match self.status {
             Status::Lobby => Ok(()),
-            _ => Err(wrong_state("the game has already started")),
+            _ => Err(wrong_state("started", "the game has already started")),
         }
     }
 
     fn require_playing(&self) -> Result<&Play, AppError> {
         match (&self.play, self.status) {
             (Some(play), Status::Playing) => Ok(play),
-            (_, Status::Lobby) => Err(wrong_state("the game has not started")),
-            _ => Err(wrong_state("the game is over")),
+            (_, Status::Lobby) => Err(wrong_state("not_started", "the game has not started")),
+            _ => Err(wrong_state("over", "the game is over")),
         }
     }
 
@@ -425,7 +327,10 @@ impl Room {
     pub fn leave(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
         self.require_lobby()?;
         if seat == 0 {
-            return Err(wrong_state("the host cannot leave the room"));
+            return Err(wrong_state(
+                "host_cannot_leave",
+                "the host cannot leave the room",
+            ));
         }
         // A fresh seat: the connections of the one who left no longer count for it.
         self.seats[seat] = Seat::empty();
@@ -464,7 +369,10 @@ impl Room {
     ) -> Result<(), AppError> {
         self.require_lobby()?;
         if seat == 0 {
-            return Err(wrong_state("the host's seat cannot be changed"));
+            return Err(wrong_state(
+                "host_seat",
+                "the host's seat cannot be changed",
+            ));
         }
         let current = self.seat(seat)?.occupant.clone();
         match (action, current) {
@@ -501,15 +409,10 @@ impl Room {
 
     fn begin_game(&mut self, first: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
         let state = GameState::new(&self.settings.rules, first)
-            .map_err(|e| AppError::InvalidSettings(e.to_string()))?;
+            .map_err(|e| AppError::InvalidSettings(e.to_string().into()))?;
         self.game_no += 1;
         self.first_seat = first;
-        self.play = Some(Play {
-            state,
-            records: Vec::new(),
-            draw_offer: None,
-            log_len: 0,
-        });
+        self.play = Some(Play::new(state));
         self.status = Status::Playing;
         self.last_move_at = Some(now);
         self.finished_at = None;
@@ -560,6 +463,7 @@ impl Room {
         event["kind"] = "move".into();
         play.records.push(record);
         play.draw_offer = None;
+        play.draw_declined = None;
         ch.event(event);
         let client_id = client_id.map(str::to_owned);
         if let Some(id) = &client_id {
@@ -590,7 +494,9 @@ impl Room {
         Ok(())
     }
 
-    /// Draughts: `seat` offers, accepts or declines a draw.
+    /// Draughts: `seat` offers, accepts or declines a draw. A CPU opponent answers an offer at
+    /// once: it accepts when its evaluation says the position is dead drawn (or lost for it),
+    /// and declines otherwise (`dames_ai::draughts::accepts_draw`).
     ///
     /// # Errors
     /// `wrong_state` for Chinese checkers, no game, or no offer to answer.
@@ -602,48 +508,85 @@ impl Room {
         ch: &mut Change,
     ) -> Result<(), AppError> {
         if self.kind != GameKind::Draughts {
-            return Err(wrong_state("draw offers are for draughts"));
+            return Err(wrong_state(
+                "no_draw_offers",
+                "draw offers are for draughts",
+            ));
         }
         let offer = self.require_playing()?.draw_offer;
         match (action, offer) {
-            (DrawAction::Offer, None) => self.offer_draw(seat, ch),
-            (DrawAction::Offer, Some(_)) => {
-                Err(wrong_state("a draw offer is already on the table"))
+            (DrawAction::Offer, None) => {
+                self.offer_draw(seat, ch)?;
+                self.cpu_answers_draw(seat, now, ch)
             }
-            (DrawAction::Accept, Some(by)) if by != seat => {
-                let play = self.play.as_mut().ok_or(AppError::Internal)?;
-                play.state.agree_draw().map_err(refused)?;
-                play.draw_offer = None;
-                ch.actions.push(Action::Draw);
-                self.check_finished(now, ch);
-                Ok(())
-            }
+            (DrawAction::Offer, Some(_)) => Err(wrong_state(
+                "draw_offered",
+                "a draw offer is already on the table",
+            )),
+            (DrawAction::Accept, Some(by)) if by != seat => self.accept_draw(seat, now, ch),
             (DrawAction::Decline, Some(by)) if by != seat => {
                 self.decline_draw(seat, ch);
                 Ok(())
             }
-            _ => Err(wrong_state("there is no draw offer to answer")),
+            _ => Err(wrong_state(
+                "no_draw_offer",
+                "there is no draw offer to answer",
+            )),
         }
     }
 
     fn offer_draw(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
         let play = self.play.as_mut().ok_or(AppError::Internal)?;
         play.draw_offer = Some(seat);
+        play.draw_declined = None;
         ch.event(json!({"kind": "draw_offer", "seat": seat}));
-        // A CPU opponent declines at once (the simple players do not judge positions).
+        Ok(())
+    }
+
+    /// The opponent of `seat`, if a CPU, judges the offer now.
+    fn cpu_answers_draw(&mut self, seat: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
         let other = 1 - seat.min(1);
-        if matches!(
+        if !matches!(
             self.seats.get(other).map(|s| &s.occupant),
             Some(Occupant::Cpu(_))
         ) {
-            self.decline_draw(other, ch);
+            return Ok(());
         }
+        let ply = self.ply();
+        let play = self.play.as_mut().ok_or(AppError::Internal)?;
+        // One judgement per position: offering again before a move gets the same answer free.
+        let accepts = match play.draw_judged {
+            Some((at, answer)) if at == ply => answer,
+            _ => {
+                let answer = play.state.cpu_accepts_draw(other);
+                play.draw_judged = Some((ply, answer));
+                answer
+            }
+        };
+        if accepts {
+            self.accept_draw(other, now, ch)
+        } else {
+            self.decline_draw(other, ch);
+            Ok(())
+        }
+    }
+
+    fn accept_draw(&mut self, seat: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
+        let play = self.play.as_mut().ok_or(AppError::Internal)?;
+        play.state
+            .agree_draw()
+            .map_err(|e| AppError::WrongState(e.to_string().into()))?;
+        play.draw_offer = None;
+        ch.event(json!({"kind": "draw_accepted", "seat": seat}));
+        ch.actions.push(Action::Draw);
+        self.check_finished(now, ch);
         Ok(())
     }
 
     fn decline_draw(&mut self, seat: usize, ch: &mut Change) {
         if let Some(play) = self.play.as_mut() {
             play.draw_offer = None;
+            play.draw_declined = Some(seat);
         }
         ch.event(json!({"kind": "draw_declined", "seat": seat}));
     }
@@ -670,7 +613,10 @@ impl Room {
         ch: &mut Change,
     ) -> Result<(), AppError> {
         if self.status != Status::Finished {
-            return Err(wrong_state("a rematch needs a finished game"));
+            return Err(wrong_state(
+                "not_finished",
+                "a rematch needs a finished game",
+            ));
         }
         self.seats[seat].ready = ready;
         ch.event(json!({"kind": "rematch", "seat": seat, "ready": ready}));

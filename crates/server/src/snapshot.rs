@@ -143,12 +143,7 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
 
 fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
     let state = GameState::new(&room.settings.rules, room.first_seat).map_err(|e| e.to_string())?;
-    let mut play = Play {
-        state,
-        records: Vec::new(),
-        draw_offer: None,
-        log_len: 0,
-    };
+    let mut play = Play::new(state);
     for row in actions {
         let seat = row.seat.map(|s| s as usize);
         match (row.kind.as_str(), seat) {

@@ -61,6 +61,7 @@ impl Room {
             moves: play.records.clone(),
             legal_moves,
             draw_offer: play.draw_offer,
+            draw_declined: play.draw_declined,
             outcome: play.state.outcome(),
             // Since when the seat to move has been waiting (Unix ms): the last move or the start.
             turn_since: self.last_move_at,

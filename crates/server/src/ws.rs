@@ -113,8 +113,13 @@ fn text(value: &Value) -> Message {
     Message::Text(Utf8Bytes::from(value.to_string()))
 }
 
+/// `{"type":"error","id",…}` with the fields of the HTTP error (`code`, `message`, `field`,
+/// `detail`).
 fn error_message(id: Option<&str>, err: &AppError) -> Value {
-    json!({"type": "error", "id": id, "code": err.code(), "message": err.to_string()})
+    let mut msg = err.to_json();
+    msg["type"] = "error".into();
+    msg["id"] = id.into();
+    msg
 }
 
 impl Session {

@@ -168,6 +168,45 @@ async fn draw_offers_in_draughts() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cpu_answers_a_draw_offer_at_once_and_everyone_is_told() {
+    let server = Server::start().await;
+    let mut ana = server.client();
+    ana.create(json!({"game": "draughts", "name": "Ana", "cpu": {"level": "expert"}, "settings": {"cpu_ms": 5}}))
+        .await;
+    let watcher = server.client();
+    let mut ws = ana.ws(0).await;
+    ws.until("state").await;
+    // The opening is level but full of play: the CPU declines, and the answer stays visible
+    // until the next move.
+    let room = ana.act("draw", json!({"action": "offer"})).await.ok();
+    assert_eq!(
+        (&room["play"]["draw_offer"], &room["play"]["draw_declined"]),
+        (&Value::Null, &json!(1))
+    );
+    let seen = watcher
+        .get(&format!("/api/rooms/{}", ana.code.as_deref().unwrap()))
+        .await
+        .ok();
+    assert_eq!(seen["play"]["draw_declined"], 1, "a spectator sees it too");
+    let mut kinds = Vec::new();
+    loop {
+        let msg = ws.next().await;
+        if msg["type"] == "event" {
+            kinds.push(msg["event"]["kind"].clone());
+        } else if msg["type"] == "state" && msg["room"]["play"]["draw_declined"] == 1 {
+            break;
+        }
+    }
+    assert_eq!(kinds, [json!("draw_offer"), json!("draw_declined")]);
+    // Offering again in the same position gets the same answer (judged once).
+    let room = ana.act("draw", json!({"action": "offer"})).await.ok();
+    assert_eq!(room["play"]["draw_declined"], 1);
+    let mut rng = Lcg(3);
+    let room = ana.play(random_draughts_move(&room, &mut rng)).await.ok();
+    assert_eq!(room["room"]["play"]["draw_declined"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_players_with_cpus_play_chinese_checkers_to_the_end_over_the_websocket() {
     let server = Server::start().await;
     let mut ana = server.client();

@@ -1,11 +1,14 @@
 //! The draughts players (RULES.md part 2) on every board size: [`choose`] for the server,
 //! [`analyse`] for the evaluation and principal variation, [`analyse_of`] for one board type with
-//! a report after every iteration (the Hub protocol's `info`).
+//! a report after every iteration (the Hub protocol's `info`), [`accepts_draw`] for a CPU's
+//! answer to a draw offer.
 
 mod eval;
+mod offer;
 pub(crate) mod search;
 
 pub use eval::evaluate;
+pub use offer::accepts_draw;
 
 use draughts::{Board, Game, GameOf, Move, MoveInfo, Position};
 

@@ -188,6 +188,12 @@ impl DraughtsGame {
         })
     }
 
+    /// Whether a CPU on `seat` accepts a draw offer now (its evaluation's judgement).
+    pub fn cpu_accepts_draw(&self, seat: usize) -> bool {
+        let color = seat_color(seat, self.white);
+        self.to_move().is_some() && dames_ai::draughts::accepts_draw(&self.game, color)
+    }
+
     pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {
         self.to_move()?;
         let info = dames_ai::draughts::choose(&self.game, level, limits)?;

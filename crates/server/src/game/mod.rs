@@ -283,6 +283,15 @@ impl GameState {
         }
     }
 
+    /// Whether a CPU on `seat` accepts a draw offered now (draughts; Chinese checkers has no
+    /// draw by agreement). A short search: call it once per position.
+    pub fn cpu_accepts_draw(&self, seat: usize) -> bool {
+        match self {
+            Self::Cc(_) => false,
+            Self::Draughts(g) => g.cpu_accepts_draw(seat),
+        }
+    }
+
     /// Ends the game with no result (45 days without a move).
     pub fn abandon(&mut self) {
         each!(self, g => g.abandon())

@@ -14,12 +14,13 @@ use serde_json::{json, Value};
 use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
-use crate::error::AppError;
+use crate::error::{AppError, Detail};
 use crate::game::GameKind;
 use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
 use crate::ratelimit::Action as Limit;
 use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
 use crate::rooms::{blocking, RoomCell};
+use crate::settings;
 use crate::state::AppState;
 use crate::{qr, token};
 
@@ -41,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .route("/rooms/{code}/qr.svg", get(qr_svg))
         .route("/rooms/{code}/events", get(events))
         .route("/me/rooms", get(my_rooms))
+        .route("/settings", get(|| async { Json(settings::schema_json()) }))
         .route("/health", get(|| async { Json(json!({"ok": true})) }))
         .fallback(|| async { AppError::NotFound })
 }
@@ -121,19 +123,43 @@ struct CreateRoom {
     game: String,
     name: String,
     #[serde(default)]
-    settings: SettingsInput,
+    settings: Value,
     cpu: Option<CpuChoice>,
 }
 
+/// « Contre le CPU »: one level for every other seat, or one level per other seat, in order.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CpuChoice {
-    level: String,
+    level: Option<String>,
+    levels: Option<Vec<String>>,
 }
 
-fn level(name: &str) -> Result<Level, AppError> {
-    Level::from_name(name)
-        .ok_or_else(|| AppError::InvalidSettings(format!("unknown CPU level {name:?}")))
+impl CpuChoice {
+    /// The level of each of the `n` CPU seats.
+    fn levels(&self, n: usize) -> Result<Vec<Level>, AppError> {
+        match (&self.level, &self.levels) {
+            (Some(one), None) => Ok(vec![settings::level("cpu.level", one)?; n]),
+            (None, Some(each)) if each.len() == n => each
+                .iter()
+                .enumerate()
+                .map(|(i, l)| settings::level(&format!("cpu.levels.{i}"), l))
+                .collect(),
+            (None, Some(each)) => Err(AppError::InvalidSettings(
+                Detail::field(
+                    "cpu.levels",
+                    "wrong_length",
+                    format!("{} levels for {n} CPU seats", each.len()),
+                )
+                .with("expected", n),
+            )),
+            _ => Err(AppError::InvalidSettings(Detail::field(
+                "cpu",
+                "wrong_type",
+                "cpu is {\"level\": L} or {\"levels\": [L…]}, one level per CPU seat",
+            ))),
+        }
+    }
 }
 
 async fn create(
@@ -142,14 +168,19 @@ async fn create(
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<Response, AppError> {
     let kind = GameKind::from_name(&body.game).ok_or_else(|| {
-        AppError::InvalidSettings(format!(
-            "unknown game {:?}: \"cc\" or \"draughts\"",
-            body.game
-        ))
+        AppError::InvalidSettings(
+            Detail::field(
+                "game",
+                "not_allowed",
+                format!("unknown game {:?}: \"cc\" or \"draughts\"", body.game),
+            )
+            .with("allowed", json!(["cc", "draughts"])),
+        )
     })?;
     let name = valid_name(&body.name)?;
-    let (settings, seats) = Settings::new(kind, &body.settings)?;
-    let cpu = body.cpu.map(|c| level(&c.level)).transpose()?;
+    let input = SettingsInput::parse(kind, &body.settings)?;
+    let (settings, seats) = Settings::new(kind, &input)?;
+    let cpu = body.cpu.map(|c| c.levels(seats - 1)).transpose()?;
     state
         .limiter
         .take(Limit::Create, caller.ip, Some(&caller.client))?;
@@ -168,9 +199,9 @@ async fn create(
                 ch.events
                     .push(json!({"kind": "joined", "seat": 0, "name": name}));
             }
-            if let Some(level) = cpu {
-                for n in 1..seats {
-                    room.set_seat(n, SeatAction::Cpu(level), ch)?;
+            if let Some(levels) = &cpu {
+                for (n, &level) in levels.iter().enumerate() {
+                    room.set_seat(n + 1, SeatAction::Cpu(level), ch)?;
                 }
                 room.start(random, now, ch)?;
             }
@@ -300,9 +331,10 @@ async fn settings(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
-    JsonBody(input): JsonBody<SettingsInput>,
+    JsonBody(input): JsonBody<Value>,
 ) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, true, |room, _, ch, _| {
+        let input = SettingsInput::parse(room.kind, &input)?;
         room.set_settings(&input, ch)
     })
     .await
@@ -314,7 +346,7 @@ fn seat_action(body: &Value) -> Result<SeatAction, AppError> {
     };
     match (body.get("cpu"), body.get("kick")) {
         (Some(Value::Null), None) => Ok(SeatAction::Empty),
-        (Some(Value::String(l)), None) => Ok(SeatAction::Cpu(level(l)?)),
+        (Some(Value::String(l)), None) => Ok(SeatAction::Cpu(settings::level("cpu", l)?)),
         (None, Some(Value::Bool(true))) => Ok(SeatAction::Kick),
         _ => Err(bad()),
     }
@@ -326,9 +358,9 @@ async fn seat(
     Path((code, n)): Path<(String, String)>,
     JsonBody(body): JsonBody<Value>,
 ) -> Result<Json<RoomView>, AppError> {
-    let n: usize = n
-        .parse()
-        .map_err(|_| AppError::WrongState("this room has no such seat".into()))?;
+    let n: usize = n.parse().map_err(|_| {
+        AppError::WrongState(Detail::state("no_such_seat", "this room has no such seat"))
+    })?;
     let action = seat_action(&body)?;
     act(&state, &caller, &code, true, |room, _, ch, _| {
         room.set_seat(n, action, ch)
