@@ -46,12 +46,19 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname === '/ws') return;
   if (req.mode === 'navigate' && !/\.[a-z0-9]+$/i.test(url.pathname)) {
     // Every page of the site is the same shell: the client routes itself. (A file opened in a
-    // tab, `/img/icon-512.png`, is not a page.)
-    event.respondWith(fromCache('/', req));
+    // tab, `/img/icon-512.png`, is not a page.) An address that is no page goes to the network,
+    // which answers the shell with its 404 status; offline, the shell says « Page introuvable ».
+    event.respondWith(isPage(url.pathname) ? fromCache('/', req) : fetch(req).catch(() => fromCache('/', req)));
   } else if (SHELL.includes(url.pathname)) {
     event.respondWith(fromCache(url.pathname, req));
   }
 });
+
+/** The client's pages (router.js; docs/protocol.md "Pages"). @param {string} path */
+function isPage(path) {
+  const p = path.replace(/\/+$/, '') || '/';
+  return ['/', '/index.html', '/cpu', '/games', '/avis', '/reviews', '/rules', '/faq', '/data'].includes(p) || /^\/r\/[A-Za-z0-9]{6}$/.test(p);
+}
 
 /** The cached copy of `key`, else the network (and a copy kept for next time). */
 async function fromCache(key, req) {

@@ -14,19 +14,28 @@ import { networkFailed } from './offline.js';
  * @typedef {{from: any, to: any, path: any[], captures?: number[], notation?: string}} LegalMove
  * @typedef {{seat: number, move: LegalMove, passes?: number[], finished?: number[]}} MoveRecord
  * @typedef {{kind: 'win'|'places'|'draw'|'abandoned', reason?: string, places: (number|null)[]}} Outcome
- * @typedef {{seat: number, at: Cube, king?: boolean}} CcPiece
+ * @typedef {{seat: number, at: Cube, king?: boolean, camp?: number|null}} CcPiece
  * @typedef {{square: number, color: 'white'|'black', king?: boolean}} DraughtsPiece
  * @typedef {{pieces: any[], inert?: Cube[], size?: number, fen?: string}} Board
- * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, outcome: Outcome|null, turn_since?: number|null}} GameView
+ * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, draw_declined?: number|null, outcome: Outcome|null, turn_since?: number|null}} GameView
  * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null}} RoomView
  */
 
+/**
+ * An error answered by the server (or a network failure, code `network`): its code, and the field
+ * and detail that say what to tell the player (`errorText` in i18n.js; docs/protocol.md "Errors").
+ */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} code @param {string} message */
-  constructor(status, code, message) {
+  /**
+   * @param {number} status @param {string} code @param {string} message
+   * @param {string|null} [field] @param {{reason?: string, [k: string]: any}|null} [detail]
+   */
+  constructor(status, code, message, field = null, detail = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
+    this.detail = detail;
   }
 }
 
@@ -82,7 +91,7 @@ export async function request(method, path, body) {
   }
   if (!res.ok) {
     const err = json && json.error ? json.error : { code: 'http_' + res.status, message: text.slice(0, 200) };
-    throw new ApiError(res.status, err.code, err.message);
+    throw new ApiError(res.status, err.code, err.message, err.field ?? null, err.detail ?? (err.reason ? { reason: err.reason } : null));
   }
   return json;
 }
@@ -90,10 +99,26 @@ export async function request(method, path, body) {
 /** @param {any} j */
 const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j);
 
+/**
+ * @typedef {{type: 'bool'} | {type: 'int', min: number, max: number} | {type: 'one_of', allowed: any[]}} Accepts
+ * @typedef {{games: Record<'cc'|'draughts', {defaults: Settings, fields: Record<string, Accepts>}>, name: {min: number, max: number}, levels: Level[]}} SettingsSchema
+ */
+
+/** @type {Promise<SettingsSchema>|null} */
+let schemaPromise = null;
+
 export const api = {
+  /** The server's settings table (GET /api/settings), fetched once per page load. @returns {Promise<SettingsSchema>} */
+  settingsSchema: () => {
+    if (!schemaPromise) {
+      schemaPromise = request('GET', '/api/settings');
+      schemaPromise.catch(() => { schemaPromise = null; });
+    }
+    return schemaPromise;
+  },
   /** Rooms where this browser holds a seat, most recently active first. */
   myRooms: async () => /** @type {{rooms: {code: string, seat: number}[]}} */ (await request('GET', '/api/me/rooms')),
-  /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level}}} body */
+  /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level} | {levels: Level[]}}} body */
   createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
   /** @param {string} code @returns {Promise<RoomView>} */
   getRoom: async (code) => normalizeRoom(await request('GET', `/api/rooms/${code}`)),
@@ -133,7 +158,7 @@ export const api = {
 export class RoomSocket {
   /**
    * @param {string} code
-   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (code: string, message: string, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
+   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
    * @param {number} [since] last version seen
    * @param {Action[]} [queue] actions still waiting for their ack
    */
@@ -247,7 +272,7 @@ export class RoomSocket {
         break;
       case 'error':
         if (msg.id) this.dequeue(msg.id);
-        this.h.onError(msg.code, msg.message, msg.id ?? null);
+        this.h.onError({ code: msg.code, message: msg.message, field: msg.field ?? null, detail: msg.detail ?? null }, msg.id ?? null);
         break;
       default:
         break;
@@ -285,7 +310,7 @@ export class RoomSocket {
       await this.flushOverHttp();
     } catch (e) {
       // A deleted room will not come back; anything else: the next attempt will tell.
-      if (e instanceof ApiError && e.code === 'unknown_room') this.h.onError(e.code, e.message, null);
+      if (e instanceof ApiError && e.code === 'unknown_room') this.h.onError(e, null);
     }
   }
 
@@ -300,7 +325,7 @@ export class RoomSocket {
       } catch (e) {
         if (e instanceof ApiError && e.status > 0) {
           this.dequeue(a.id);
-          this.h.onError(e.code, e.message, a.id);
+          this.h.onError(e, a.id);
         }
         return;
       }

@@ -4,7 +4,7 @@
  * drawn on a triangular lattice and rotated so that the viewer's first start camp is at the bottom.
  */
 import { s } from './dom.js';
-import { colorOf, markSvg } from './players.js';
+import { markSvg, setColorOf, setRing } from './players.js';
 
 /** @typedef {import('./api.js').Cube} Cube */
 
@@ -132,15 +132,19 @@ function extremes(ps, ct) {
 const round = (v) => Math.round(v * 1000) / 1000;
 
 /**
- * Pieces of a Chinese checkers board for the generic board.
- * @param {import('./api.js').Board} board
+ * Pieces of a Chinese checkers board for the generic board. `camps`: each seat's start camps;
+ * with several sets per seat, a piece's set (its start `camp`) gets its own shade and ring.
+ * @param {import('./api.js').Board} board @param {(number[]|undefined)[]} [camps]
  * @returns {import('./board.js').PieceSpec[]}
  */
-export function ccPieces(board) {
+export function ccPieces(board, camps = []) {
   /** @type {import('./board.js').PieceSpec[]} */
   const out = [];
   for (const p of board.pieces || []) {
-    out.push({ id: key(p.at), fill: colorOf(p.seat), stroke: 'rgba(0,0,0,.45)', mark: markSvg(p.seat, 0.2), king: !!p.king, owner: p.seat });
+    const mine = camps[p.seat];
+    const set = mine && mine.length > 1 && typeof p.camp === 'number' ? Math.max(0, mine.indexOf(p.camp)) : 0;
+    out.push({ id: key(p.at), fill: setColorOf(p.seat, set), stroke: 'rgba(0,0,0,.45)', mark: markSvg(p.seat, 0.2), king: !!p.king, owner: p.seat,
+      ring: set ? setRing(set, 0.4) : null });
   }
   for (const c of board.inert || []) {
     out.push({ id: key(c), fill: '#9a9a9a', stroke: 'rgba(0,0,0,.35)', mark: null, inert: true, owner: null });

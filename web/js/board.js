@@ -15,7 +15,7 @@ import { t } from './i18n.js';
 
 /**
  * @typedef {{x: number, y: number}} Pt
- * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, king?: boolean, inert?: boolean, owner: number|null}} PieceSpec
+ * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, ring?: SVGElement|null, king?: boolean, inert?: boolean, owner: number|null}} PieceSpec  `ring`: tells a player's sets apart
  * @typedef {{from: string, to: string, path: string[], captures: string[], raw: any}} BoardMove
  * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, squares?: boolean}} Geometry  `squares`: mark cells as squares (draughts)
  * @typedef {{
@@ -259,6 +259,7 @@ export class Board {
     g.append(s('circle', { class: 'piece-shadow', r, cy: r * 0.12 }));
     g.append(s('circle', { class: 'piece-body', r, fill: p.fill, stroke: p.stroke, 'stroke-width': r * 0.12 }));
     if (p.king) g.append(s('circle', { class: 'piece-crown', r: r * 0.78, fill: 'none', 'stroke-width': r * 0.16 }));
+    if (p.ring) g.append(p.ring);
     if (p.mark) g.append(p.mark);
     return g;
   }

@@ -79,14 +79,30 @@ export function toast(text, kind = 'info') {
 }
 
 /**
- * A modal dialog with buttons; resolves with the value of the button pressed (or null).
- * @param {{title: string, body?: Child|Child[], buttons: {label: string, value: string, kind?: string}[], form?: HTMLElement}} opts
+ * A modal dialog with buttons; resolves with the value of the button pressed (or null). Enter
+ * anywhere in it (a radio button, a select, a text field) presses the primary button.
+ * `validate(value)`: for a button other than « cancel », a message keeps the dialog open and is
+ * shown in it.
+ * @param {{title: string, body?: Child|Child[], buttons: {label: string, value: string, kind?: string}[], form?: HTMLElement,
+ *   validate?: (value: string) => string|null}} opts
  * @returns {Promise<string|null>}
  */
 export function dialog(opts) {
   return new Promise((resolve) => {
     const dlg = h('dialog', { class: 'dialog' });
+    const error = h('p', { class: 'dialog-error', role: 'alert', hidden: true, 'data-testid': 'dialog-error' });
     const close = (/** @type {string|null} */ v) => {
+      const problem = v !== null && v !== 'cancel' && opts.validate ? opts.validate(v) : null;
+      if (problem) {
+        error.textContent = problem;
+        error.hidden = false;
+        const input = dlg.querySelector('input[type=text]');
+        if (input) {
+          input.setAttribute('aria-invalid', 'true');
+          /** @type {HTMLInputElement} */ (input).focus();
+        }
+        return;
+      }
       dlg.close();
       dlg.remove();
       resolve(v);
@@ -106,9 +122,19 @@ export function dialog(opts) {
         h('h2', null, opts.title),
         opts.body ?? null,
         opts.form ?? null,
+        error,
         h('div', { class: 'dialog-buttons' }, buttons),
       ),
     );
+    // Enter on a radio button, a checkbox or a select does not submit a form by itself.
+    dlg.addEventListener('keydown', (e) => {
+      const el = /** @type {HTMLElement} */ (e.target);
+      if (e.key !== 'Enter' || e.isComposing || el.tagName === 'BUTTON' || el.tagName === 'TEXTAREA') return;
+      if (el instanceof HTMLInputElement && el.type === 'text') return; // the form's own submission
+      e.preventDefault();
+      const primary = opts.buttons.find((b) => b.kind && b.kind.includes('primary'));
+      close(primary ? primary.value : null);
+    });
     dlg.addEventListener('cancel', (e) => {
       e.preventDefault();
       close(null);

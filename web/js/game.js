@@ -10,7 +10,7 @@ import { dialog, fill, h, toast } from './dom.js';
 import { ApiError, api } from './api.js';
 import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
-import { colorOf, swatch } from './players.js';
+import { setColorOf, swatch } from './players.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
@@ -174,10 +174,10 @@ export class GameView {
       /** @type {Map<number, string>} */
       const destColors = new Map();
       for (const s of room.seats) {
-        for (const c of s.camps || []) {
-          campColors.set(c, colorOf(s.seat));
-          destColors.set((c + 3) % 6, colorOf(s.seat));
-        }
+        (s.camps || []).forEach((c, set) => {
+          campColors.set(c, setColorOf(s.seat, set));
+          destColors.set((c + 3) % 6, setColorOf(s.seat, set));
+        });
       }
       const big = !!room.settings.rules && room.settings.rules.pieces === 15;
       geoKey = `cc:${bottom}:${big}:${[...campColors].join(';')}`;
@@ -217,7 +217,7 @@ export class GameView {
   pieces(room) {
     const g = room.game_view;
     if (!g) return [];
-    if (room.game === 'cc') return ccPieces(g.board);
+    if (room.game === 'cc') return ccPieces(g.board, room.seats.map((s) => s.camps));
     return draughtsPieces(g.board, (color) => {
       const s = room.seats.find((x) => x.color === color);
       return s ? s.seat : null;
@@ -256,14 +256,28 @@ export class GameView {
     }
   }
 
-  /** A declined draw offer is told to the one who made it. @param {RoomView} room @param {RoomView} prev */
+  /**
+   * Every draw offer, acceptance and refusal is told to everybody but the one who made it (the
+   * CPU's answer comes at once, in the answer to the offer itself).
+   * @param {RoomView} room @param {RoomView} prev
+   */
   drawNews(room, prev) {
-    const was = prev.game_view ? prev.game_view.draw_offer : null;
-    const now = room.game_view ? room.game_view.draw_offer : null;
-    if (was !== null && was !== undefined && was === room.you && (now === null || now === undefined) && room.status === 'playing') {
-      const movesNow = room.game_view ? room.game_view.moves.length : 0;
-      const movesBefore = prev.game_view ? prev.game_view.moves.length : 0;
-      if (movesNow === movesBefore) toast(t('draw_declined_toast'));
+    const was = prev.game_view;
+    const now = room.game_view;
+    if (!was || !now) return;
+    const offerNow = now.draw_offer ?? null;
+    const offerWas = was.draw_offer ?? null;
+    if (offerNow !== null && offerNow !== offerWas && offerNow !== room.you) toast(t('draw_offer_toast', { name: seatName(room, offerNow) }));
+    const declined = now.draw_declined ?? null;
+    if (declined !== null && declined !== (was.draw_declined ?? null) && declined !== room.you) toast(drawDeclinedText(room, declined));
+    const o = now.outcome;
+    if (o && o.kind === 'draw' && o.reason === 'agreement' && !was.outcome) {
+      // A CPU accepts in the answer to the offer itself: the offer was then mine.
+      const offerer = offerWas ?? room.you;
+      const accepter = room.seats.find((s) => s.seat !== offerer);
+      if (accepter && accepter.seat !== room.you) {
+        toast(accepter.kind === 'cpu' ? t('draw_accepted_cpu') : t('draw_accepted_by', { name: seatName(room, accepter.seat) }), 'good');
+      }
     }
   }
 
@@ -277,20 +291,29 @@ export class GameView {
       return h('li', { class: `chip-player${g.to_move === s.seat && room.status === 'playing' ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}` },
         room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
         h('span', { class: 'chip-name' }, s.seat === room.you ? t('seat_you') : seatName(room, s.seat)),
-        pl ? h('span', { class: 'place' }, place(pl)) : null);
+        pl ? h('span', { class: 'place' }, placeText(room, pl)) : null);
     }));
   }
 
-  /** A draw offered to me: answer right above the board. @param {RoomView} room */
+  /**
+   * A draw offered to me: answer right above the board. A refusal stays there for everybody
+   * until the next move (« Le CPU refuse la nulle »).
+   * @param {RoomView} room
+   */
   renderOffer(room) {
     const g = room.game_view;
     const offered = g && room.status === 'playing' && room.you !== null && g.draw_offer !== null && g.draw_offer !== undefined && g.draw_offer !== room.you;
-    this.offer.hidden = !offered;
-    if (!offered || !g || g.draw_offer === null) return;
-    fill(this.offer,
-      h('span', null, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
-      h('button', { class: 'btn primary small', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
-      h('button', { class: 'btn small', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
+    const declined = g && room.status === 'playing' && g.draw_declined !== null && g.draw_declined !== undefined ? g.draw_declined : null;
+    this.offer.hidden = !offered && declined === null;
+    this.offer.classList.toggle('offer-news', !offered);
+    if (offered && g && g.draw_offer !== null) {
+      fill(this.offer,
+        h('span', null, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
+        h('button', { class: 'btn primary small', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
+        h('button', { class: 'btn small', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
+    } else if (declined !== null) {
+      fill(this.offer, h('span', { 'data-testid': 'draw-declined' }, declined === room.you ? t('draw_declined_toast') : drawDeclinedText(room, declined)));
+    }
   }
 
   /** @param {RoomView} room */
@@ -303,13 +326,13 @@ export class GameView {
       const turn = g.to_move === s.seat && room.status === 'playing';
       const pl = places[s.seat];
       return h('li', { class: `player${turn ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}`, 'data-seat': s.seat },
-        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : setSwatches(s),
         h('span', { class: 'player-name' }, seatName(room, s.seat),
           s.seat === room.you ? h('span', { class: 'tag you' }, t('seat_you')) : null,
           s.kind === 'human' && s.seat !== room.you ? h('span', { class: `dot ${s.online ? 'on' : 'off'}`, title: t(s.online ? 'seat_online' : 'seat_offline') }) : null),
         h('span', { class: 'player-info' },
           room.game === 'draughts' ? h('span', { class: 'muted small' }, t(s.color === 'black' ? 'black' : 'white')) : null,
-          pl !== undefined && pl !== null ? h('span', { class: 'place' }, place(pl)) : null,
+          pl !== undefined && pl !== null ? h('span', { class: 'place' }, placeText(room, pl)) : null,
           resigned.has(s.seat) ? h('span', { class: 'muted small' }, t('resigned_label')) : null,
           turn ? h('span', { class: 'turn-badge' }, t('to_move_label')) : null));
     }));
@@ -427,13 +450,14 @@ export class GameView {
         : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
       if (gone.length) rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names: gone.map((s) => seatName(room, s.seat)).join(', ') })));
       if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
-      if (!gone.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
+      // « Tout le monde est là » only when nobody is missing or still to answer.
+      if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
     }
     fill(this.result,
-      h('h2', null, title),
+      h('h2', { 'data-testid': 'result-title' }, title),
       reasonText(o.reason) ? h('p', { class: 'muted small' }, reasonText(o.reason)) : null,
       h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,
-        h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : place(p)),
+        h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : placeText(room, p)),
         room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
         h('span', null, seatName(room, s.seat)),
         s.kind === 'human' && s.ready ? h('span', { class: 'tag good' }, t('rematch_ready_n')) : null))),
@@ -481,6 +505,30 @@ function describe(room, m) {
 /** @param {number[]} a @param {number[]} b */
 function hexDist(a, b) {
   return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+}
+
+/**
+ * A seat's swatch, or one per set when it plays several (each set's shade and ring, as on the
+ * board, with « jeu 2 » for screen readers).
+ * @param {Seat} seat
+ */
+export function setSwatches(seat) {
+  const camps = seat.camps || [];
+  if (camps.length < 2) return swatch(seat.seat);
+  return h('span', { class: 'set-swatches', role: 'img', 'aria-label': camps.map((_, i) => t('set_n', { n: i + 1 })).join(', ') },
+    camps.map((_, set) => swatch(seat.seat, { set })));
+}
+
+/** « Le CPU refuse la nulle » or « Bo refuse la nulle ». @param {RoomView} room @param {number} seat */
+function drawDeclinedText(room, seat) {
+  const s = room.seats[seat];
+  return s && s.kind === 'cpu' ? t('draw_declined_cpu') : t('draw_declined_by', { name: seatName(room, seat) });
+}
+
+/** A place as shown: « 2ᵉ », or « nulle » for both sides of a drawn game. @param {RoomView} room @param {number} p */
+function placeText(room, p) {
+  const o = room.game_view && room.game_view.outcome;
+  return o && o.kind === 'draw' ? t('draw_place') : place(p);
 }
 
 /** @param {RoomView} room @param {number} seat */

@@ -148,24 +148,34 @@ function joinCard() {
     type: 'text', id: 'join-code', maxlength: 8, autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
     placeholder: t('join_placeholder'), 'aria-describedby': 'join-help', class: 'code-input',
   });
+  const error = h('p', { class: 'join-error error small', role: 'alert', hidden: true, 'data-testid': 'join-error' });
+  const say = (/** @type {string|null} */ text) => {
+    error.textContent = text || '';
+    error.hidden = !text;
+    input.setAttribute('aria-invalid', text ? 'true' : 'false');
+  };
+  input.addEventListener('input', () => say(null));
   const submit = async (/** @type {Event} */ e) => {
     e.preventDefault();
     const code = normalizeCode(input.value);
     if (!code) {
-      toast(t('join_bad_code'), 'error');
+      say(t('join_bad_code'));
       input.focus();
       return;
     }
-    const name = await askName();
-    if (!name) return;
     try {
+      // The code is checked first: nobody is asked their name for a game that does not exist.
       const room = await api.getRoom(code);
       if (room.you === null && room.status === 'lobby' && room.seats.some((s) => s.kind === 'empty')) {
+        const name = await askName();
+        if (!name) return;
         await api.join(code, name);
       }
       navigate(`/r/${code}`);
     } catch (err) {
-      toast(err instanceof ApiError ? errorText(err) : String(err), 'error');
+      const apiErr = err instanceof ApiError ? err : null;
+      say(apiErr && apiErr.code === 'unknown_room' ? t('err_code_unknown_room') : apiErr ? errorText(apiErr) : String(err));
+      input.focus();
     }
   };
   return h('section', { class: 'card join-card' },
@@ -173,6 +183,7 @@ function joinCard() {
     h('form', { class: 'join-form', onsubmit: submit },
       input,
       h('button', { class: 'btn primary', type: 'submit', 'data-action': 'join-code' }, t('join_button'))),
+    error,
     h('p', { id: 'join-help', class: 'muted small' }, t('join_help')));
 }
 
@@ -199,40 +210,66 @@ async function createWithFriends(game) {
   }
 }
 
-/** @param {'cc'|'draughts'} game */
+/**
+ * « Contre le CPU »: the number of players (Chinese checkers) or the variant (draughts), and a
+ * level for each CPU seat (one Facile, one Difficile…). Enter anywhere starts the game.
+ * @param {'cc'|'draughts'} game
+ */
 async function soloSetup(game) {
   const name = await askName();
   if (!name) return;
   const levels = /** @type {const} */ (['facile', 'normal', 'difficile', 'expert']);
-  const radios = (/** @type {string} */ group, /** @type {{value: string, label: string}[]} */ items, /** @type {string} */ def) =>
-    h('div', { class: 'segmented', role: 'radiogroup' }, items.map((it) => h('label', { class: 'seg' },
+  const radios = (/** @type {string} */ group, /** @type {{value: string, label: string}[]} */ items, /** @type {string} */ def, /** @type {string} */ label) =>
+    h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': label }, items.map((it) => h('label', { class: 'seg' },
       h('input', { type: 'radio', name: group, value: it.value, checked: it.value === def }),
       h('span', null, it.label))));
+  const levelItems = levels.map((l) => ({ value: l, label: t(/** @type {any} */ ('level_' + l)) }));
+  // One row per CPU seat, redrawn when the number of players changes (levels chosen are kept).
+  // The first CPU's radios are named `level`, the others `level-2`…
+  const group = (/** @type {number} */ n) => (n === 1 ? 'level' : `level-${n}`);
+  /** @type {Map<number, string>} */
+  const chosen = new Map();
+  const cpuBox = h('div', { class: 'cpu-level-rows' });
+  const pick = (/** @type {string} */ n) => /** @type {HTMLInputElement|null} */ (form.querySelector(`input[name=${n}]:checked`))?.value;
+  const players = () => (game === 'cc' ? Number(pick('players') || 2) : 2);
+  const drawRows = () => {
+    for (let n = 1; n <= 5; n++) {
+      const v = pick(group(n));
+      if (v) chosen.set(n, v);
+    }
+    const count = players() - 1;
+    cpuBox.replaceChildren(...Array.from({ length: count }, (_, i) => i + 1).map((n) => h('div', { class: 'cpu-level-row', 'data-cpu': n },
+      count > 1 ? h('span', { class: 'cpu-level-name' }, swatch(n), t('cpu_n', { n })) : null,
+      radios(group(n), levelItems, chosen.get(n) || 'normal', count > 1 ? t('cpu_n', { n }) : t('level_label')))));
+  };
   const form = h('div', { class: 'solo-form' },
     h('p', { class: 'solo-game' }, game === 'cc' ? swatch(0) : swatch(0, { draughts: 'white' }), t(game === 'cc' ? 'cc_name' : 'dr_name')),
     game === 'cc'
       ? h('fieldset', null, h('legend', null, t('players_label')),
-        radios('players', [2, 3, 4, 5, 6].map((n) => ({ value: String(n), label: String(n) })), '2'))
+        radios('players', [2, 3, 4, 5, 6].map((n) => ({ value: String(n), label: String(n) })), '2', t('players_label')))
       : h('fieldset', null, h('legend', null, t('variant_label')),
-        radios('variant', ['international', 'brazilian', 'canadian'].map((v) => ({ value: v, label: t(/** @type {any} */ ('variant_' + v)) })), 'international')),
-    h('fieldset', null, h('legend', null, t('level_label')),
-      radios('level', levels.map((l) => ({ value: l, label: t(/** @type {any} */ ('level_' + l)) })), 'normal')));
+        radios('variant', ['international', 'brazilian', 'canadian'].map((v) => ({ value: v, label: t(/** @type {any} */ ('variant_' + v)) })), 'international', t('variant_label'))),
+    h('fieldset', { class: 'cpu-levels', 'data-testid': 'cpu-levels' }, h('legend', null, t('level_label')), cpuBox));
+  drawRows();
+  form.addEventListener('change', (e) => {
+    if (/** @type {HTMLInputElement} */ (e.target).name === 'players') drawRows();
+  });
   const v = await dialog({
     title: t('cpu_setup_title'),
     form,
     buttons: [{ label: t('cancel'), value: 'cancel' }, { label: t('play_now'), value: 'play', kind: 'primary' }],
   });
   if (v !== 'play') return;
-  const pick = (/** @type {string} */ n) => /** @type {HTMLInputElement|null} */ (form.querySelector(`input[name=${n}]:checked`))?.value;
-  const level = /** @type {import('./api.js').Level} */ (pick('level') || 'normal');
+  const n = players();
+  const cpuLevels = /** @type {import('./api.js').Level[]} */ (Array.from({ length: n - 1 }, (_, i) => pick(group(i + 1)) || 'normal'));
   /** @type {any} */
-  const settings = game === 'cc' ? { rules: { players: Number(pick('players') || 2) } } : { rules: { variant: pick('variant') || 'international' } };
+  const settings = game === 'cc' ? { rules: { players: n } } : { rules: { variant: pick('variant') || 'international' } };
   const ms = cpuMsOverride();
   if (ms) settings.cpu_ms = ms;
   if (busy) return;
   busy = true;
   try {
-    const res = await api.createRoom({ game, name, settings, cpu: { level } });
+    const res = await api.createRoom({ game, name, settings, cpu: { levels: cpuLevels } });
     navigate(`/r/${res.code}`);
   } catch (err) {
     toast(err instanceof ApiError ? errorText(err) : String(err), 'error');

@@ -2,9 +2,11 @@
 /** Every text of the interface, in French (default) and English. The choice is remembered. */
 import { load, save } from './storage.js';
 import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
+import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
+  ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -309,6 +311,7 @@ const fr = {
 /** @type {Record<keyof typeof fr, string>} */
 const en = {
   ...SITE_EN,
+  ...PLAY_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -669,8 +672,94 @@ export function reasonText(reason) {
   return reason && k in fr ? t(k) : null;
 }
 
-/** Message for an API error code. @param {{code: string, message: string}} e */
+/** The label of each settings field the server may name in an error (`field`), by its path. */
+const FIELD_KEYS = /** @type {Record<string, Key>} */ ({
+  name: 'your_name',
+  'cpu.level': 'level_label',
+  'cpu.levels': 'level_label',
+  show_legal_moves: 'opt_show_legal',
+  rotate_first: 'opt_rotate_first',
+  random_first: 'opt_random_first',
+  confirm_move: 'opt_confirm_move',
+  cpu_ms: 'opt_cpu_ms',
+  rhythm: 'opt_rhythm',
+  hints: 'opt_hints',
+  'rules.players': 'opt_players',
+  'rules.sets': 'opt_sets',
+  'rules.pieces': 'opt_pieces',
+  'rules.rule_set': 'opt_rule_set',
+  'rules.unused_camps': 'opt_fill_unused',
+  'rules.anti_blocking': 'opt_anti_blocking',
+  'rules.play_to_the_end': 'opt_play_to_end',
+  'rules.move_limit': 'opt_move_limit',
+  'rules.stagnation_rounds': 'opt_stagnation',
+  'rules.allow_five_players': 'opt_allow_five',
+  'rules.rotate_first_player': 'opt_rotate_first',
+  'rules.random_first_player': 'opt_random_first',
+  'rules.no_resting_in_foreign_camps': 'opt_no_resting',
+  'rules.forced_exit': 'opt_forced_exit',
+  'rules.no_leaving_destination': 'opt_no_leaving',
+  'rules.swap_rule': 'opt_swap',
+  'rules.long_jumps': 'opt_long_jumps',
+  'rules.variant': 'opt_variant',
+  'rules.three_vs_king_moves': 'opt_three_vs_king',
+});
+
+/**
+ * The label of a field named by the server (`rules.move_limit`, `settings.cpu_ms`,
+ * `cpu.levels.1`…) in the current language; the path itself if it is unknown.
+ * @param {string} path
+ */
+export function fieldLabel(path) {
+  const p = path.replace(/^settings\./, '').replace(/\.\d+$/, '');
+  const k = FIELD_KEYS[p];
+  return k ? t(k) : p;
+}
+
+/**
+ * @typedef {{code: string, message?: string, field?: string|null, detail?: {reason?: string, [k: string]: any}|null}} ErrorLike
+ */
+
+/**
+ * What to tell the player of an error the server answered (or the client found), in their
+ * language: from its code, the field it names and the detail's reason and figures
+ * (docs/protocol.md "Errors"). Never the server's English message.
+ * @param {ErrorLike} e
+ */
 export function errorText(e) {
+  const d = e.detail || {};
+  const reason = d.reason || '';
+  const list = (/** @type {any} */ xs) => (Array.isArray(xs) ? xs.join(', ') : String(xs ?? ''));
+  if (e.code === 'invalid_name') {
+    if (reason === 'too_long') return t('err_name_too_long', { max: d.max ?? 24 });
+    if (reason === 'control_chars' || reason === 'control') return t('err_name_control_chars');
+    if (reason === 'empty') return t('err_name_empty');
+    const k = /** @type {Key} */ ('err_name_' + reason);
+    return reason && k in fr ? t(k) : t('err_invalid_name');
+  }
+  if (e.code === 'invalid_settings') {
+    const label = e.field ? fieldLabel(e.field) : '';
+    switch (reason) {
+      case 'five_forbidden': return t('err_five_forbidden');
+      case 'too_many_sets': return t('err_too_many_sets', { players: d.players ?? '?', max: d.max ?? 1 });
+      case 'fifteen_pieces': return t('err_fifteen_pieces');
+      case 'japanese_players': return t('err_japanese_players', { max: d.max ?? 3 });
+      case 'japanese_pieces': return t('err_japanese_pieces');
+      case 'wrong_length': return t('err_levels_length');
+      default: break;
+    }
+    if (!e.field) return t('err_settings_generic');
+    if (reason === 'out_of_range') return t('err_field_out_of_range', { label, min: d.min ?? '?', max: d.max ?? '?' });
+    if (reason === 'not_allowed') return t('err_field_not_allowed', { label, allowed: list(d.allowed) });
+    if (reason === 'wrong_type') return t('err_field_wrong_type', { label });
+    if (reason === 'unknown_field') return t('err_field_unknown', { field: e.field });
+    if (reason === 'conflict') return t('err_field_conflict', { label, with: d.with ? fieldLabel(String(d.with)) : '?' });
+    return t('err_field_other', { label });
+  }
+  if (e.code === 'wrong_state') {
+    const k = /** @type {Key} */ ('err_state_' + reason);
+    return reason && k in fr ? t(k) : t('err_state_generic');
+  }
   /** @type {Record<string, Key>} */
   const map = {
     unknown_room: 'err_unknown_room',
@@ -679,14 +768,30 @@ export function errorText(e) {
     rate_limited: 'err_rate_limited',
     not_your_turn: 'err_not_your_turn',
     illegal_move: 'err_illegal_move',
-    invalid_name: 'err_invalid_name',
     network: 'err_network',
     not_played: 'err_not_played',
     hints_off: 'err_hints_off',
+    bad_json: 'err_bad_json',
+    too_large: 'err_too_large',
+    not_seated: 'err_not_seated',
+    not_host: 'err_not_host',
+    token_mismatch: 'err_token_mismatch',
+    not_enough_players: 'err_not_enough_players',
+    not_found: 'err_not_found',
+    invalid_input: 'err_invalid_input',
+    internal: 'err_internal',
+    http_403: 'err_forbidden',
+    method_not_allowed: 'err_bad_json',
+    not_json: 'err_bad_json',
+    cross_site: 'err_cross_site',
+    timeout: 'err_network',
+    too_many_connections: 'err_rate_limited',
+    overloaded: 'err_busy',
   };
-  if (e.code === 'invalid_settings') return t('err_invalid_settings', { msg: e.message });
   const k = map[e.code];
-  return k ? t(k) : t('err_generic', { msg: e.message || e.code });
+  if (k) return t(k);
+  if (/^http_5/.test(e.code)) return t('err_internal');
+  return t('err_unknown_code', { code: e.code });
 }
 
 document.documentElement.lang = current;

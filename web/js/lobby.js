@@ -1,6 +1,7 @@
 // @ts-check
 /** The room before the game: code, link, QR code, seats, settings, « Commencer ». */
 import { h } from './dom.js';
+import { setSwatches } from './game.js';
 import { t } from './i18n.js';
 import { swatch } from './players.js';
 import { settingsForm } from './settings.js';
@@ -18,8 +19,11 @@ import { shareCard } from './share.js';
 
 const LEVELS = /** @type {const} */ (['facile', 'normal', 'difficile', 'expert']);
 
-/** @param {RoomView} room @param {LobbyActions} act */
-export function renderLobby(room, act) {
+/**
+ * @param {RoomView} room @param {LobbyActions} act
+ * @param {{field: string, text: string}|null} [settingError] the last refusal of a setting
+ */
+export function renderLobby(room, act, settingError = null) {
   const free = room.seats.filter((s) => s.kind === 'empty');
   const allTaken = free.length === 0;
   const share = shareCard(room);
@@ -44,7 +48,7 @@ export function renderLobby(room, act) {
   const settings = h('div', { class: 'card settings-card' },
     h('h2', null, t('settings_title')),
     room.host ? null : h('p', { class: 'muted small' }, t('settings_host_only')),
-    settingsForm(room.game, room.settings, room.host, act.setSettings));
+    settingsForm(room.game, room.settings, room.host, act.setSettings, settingError));
 
   const variant = room.game === 'draughts' && room.settings.rules && room.settings.rules.variant
     ? ' · ' + t(/** @type {any} */ ('variant_' + room.settings.rules.variant))
@@ -86,7 +90,7 @@ function seatRow(room, seat, act) {
     : seat.kind === 'cpu' ? t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (seat.level || 'normal'))) })
       : seat.name || '?';
   return h('li', { class: `seat seat-${seat.kind}${mine ? ' mine' : ''}`, 'data-seat': seat.seat },
-    room.game === 'draughts' ? swatch(seat.seat, { draughts: seat.color || (seat.seat === 0 ? 'white' : 'black') }) : swatch(seat.seat),
+    room.game === 'draughts' ? swatch(seat.seat, { draughts: seat.color || (seat.seat === 0 ? 'white' : 'black') }) : setSwatches(seat),
     h('div', { class: 'seat-main' },
       h('div', { class: 'seat-name' }, name, ...tags),
       h('div', { class: 'seat-where muted small' }, where)),

@@ -30,7 +30,8 @@ function renderChrome() {
     h('a', { href: '/data', 'data-nav': 'data', class: 'hide-narrow' }, t('nav_data')),
     name ? h('button', { class: 'chip', type: 'button', title: t('name_change'), 'data-action': 'name', onclick: () => askName(true) }, '✎ ', name) : null,
     h('button', { class: 'chip lang', type: 'button', 'data-action': 'lang', lang: lang() === 'fr' ? 'en' : 'fr', title: t('lang_switch_title'),
-      onclick: () => setLang(lang() === 'fr' ? 'en' : 'fr') }, t('lang_switch')));
+      onclick: () => setLang(lang() === 'fr' ? 'en' : 'fr') },
+    h('span', { class: 'hide-narrow' }, t('lang_switch')), h('span', { class: 'only-narrow' }, lang() === 'fr' ? 'EN' : 'FR')));
   for (const a of nav.querySelectorAll('a')) a.classList.toggle('active', a.dataset.nav === route.name);
   fill(footer,
     h('span', null, t('footer')),
@@ -60,7 +61,20 @@ function show(r) {
   else if (r.name === 'games') showGames(app);
   else if (r.name === 'reviews') showReviews(app);
   else if (r.name === 'rules' || r.name === 'faq' || r.name === 'data') showPage(app, r.name);
-  else fill(app, h('div', { class: 'card center' }, h('p', null, t('not_found')), h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
+  else notFound();
+}
+
+/** « Page introuvable » (the server answers such addresses with this page and status 404). */
+function notFound() {
+  document.title = `${t('nf_title')} · Dames`;
+  fill(app, h('section', { class: 'card center not-found', 'data-testid': 'not-found' },
+    h('h1', null, t('nf_title')),
+    h('p', null, t('nf_text', { path: location.pathname })),
+    h('p', { class: 'muted small' }, t('nf_code')),
+    h('p', { class: 'not-found-actions' },
+      h('a', { class: 'btn primary', href: '/', 'data-action': 'home' }, t('nf_home')),
+      ' ',
+      h('a', { class: 'btn ghost', href: '/rules' }, t('nf_rules')))));
 }
 
 onLangChange(() => {

@@ -14,6 +14,20 @@ export const MARK_NAMES = ['●', '▲', '■', '◆', '✚', '★'];
 export const colorOf = (seat) => COLORS[seat % 6];
 
 /**
+ * The colour of one set of a seat playing several (RULES.md 1.2): the first set has the seat's
+ * colour, the second a lighter shade, the third a darker one; the board also rings them
+ * differently (solid, dashed), so that a player's sets are told apart without colour.
+ * @param {number} seat @param {number} set index in the seat's camps (0, 1, 2)
+ */
+export function setColorOf(seat, set) {
+  const base = colorOf(seat);
+  if (!set) return base;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(base.slice(i, i + 2), 16));
+  const mix = (/** @type {number} */ c) => Math.round(set === 1 ? c + (255 - c) * 0.45 : c * 0.6);
+  return '#' + [r, g, b].map((c) => mix(c).toString(16).padStart(2, '0')).join('');
+}
+
+/**
  * The mark of a seat as an SVG element centred on (0, 0), of radius about `r`.
  * @param {number} seat @param {number} r @param {string} [ink]
  * @returns {SVGElement}
@@ -55,7 +69,7 @@ function polar(r, deg) {
 
 /**
  * A small standalone swatch (piece with its mark) for player lists.
- * @param {number} seat @param {{draughts?: 'white'|'black'}} [opt]
+ * @param {number} seat @param {{draughts?: 'white'|'black', set?: number}} [opt] `set`: which of the seat's sets
  */
 export function swatch(seat, opt = {}) {
   const svg = s('svg', { viewBox: '-1 -1 2 2', class: 'swatch', 'aria-hidden': 'true' });
@@ -64,8 +78,19 @@ export function swatch(seat, opt = {}) {
     svg.append(s('circle', { r: 0.9, fill: white ? '#f3efe6' : '#2a2a2a', stroke: white ? '#555' : '#000', 'stroke-width': 0.12 }));
     svg.append(s('circle', { r: 0.55, fill: 'none', stroke: white ? '#bbb' : '#555', 'stroke-width': 0.1 }));
   } else {
-    svg.append(s('circle', { r: 0.9, fill: colorOf(seat), stroke: 'rgba(0,0,0,.45)', 'stroke-width': 0.1 }));
+    const set = opt.set ?? 0;
+    svg.append(s('circle', { r: 0.9, fill: setColorOf(seat, set), stroke: 'rgba(0,0,0,.45)', 'stroke-width': 0.1 }));
+    if (set) svg.append(setRing(set, 0.9));
     svg.append(markSvg(seat, 0.45));
   }
   return svg;
+}
+
+/**
+ * The ring that tells a second (solid) or third (dashed) set apart, inside a piece of radius `r`.
+ * @param {number} set @param {number} r @returns {SVGElement}
+ */
+export function setRing(set, r) {
+  return s('circle', { class: 'set-ring', r: r * 0.78, fill: 'none', stroke: set === 1 ? '#1a1a1a' : '#ffffff', 'stroke-width': r * 0.13,
+    'stroke-dasharray': set === 2 ? `${r * 0.32} ${r * 0.2}` : null });
 }

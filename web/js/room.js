@@ -6,6 +6,7 @@ import { GameView } from './game.js';
 import { errorText, t } from './i18n.js';
 import { renderLobby } from './lobby.js';
 import { askName } from './name.js';
+import { loadSchema } from './settings.js';
 
 /** @typedef {import('./api.js').RoomView} RoomView */
 
@@ -49,13 +50,16 @@ class RoomPage {
     this.inFlight = new Set();
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.retry = undefined;
+    /** The last refusal of a setting, shown under its field until the next accepted change. @type {{field: string, text: string}|null} */
+    this.settingError = null;
     this.load();
   }
 
   async load(attempt = 0) {
     if (this.closed) return;
     try {
-      const room = await api.getRoom(this.code);
+      // The settings table (limits, defaults) comes with the room: the lobby checks input with it.
+      const [room] = await Promise.all([api.getRoom(this.code), loadSchema()]);
       if (this.closed) return; // left the page meanwhile
       this.apply(room);
       this.connect();
@@ -80,7 +84,7 @@ class RoomPage {
     this.socket = new RoomSocket(this.code, {
       onRoom: (r, fresh) => this.apply(r, fresh),
       onStatus: (s, n) => this.showStatus(s, n),
-      onError: (code, message, id) => this.onSocketError(code, message, id),
+      onError: (err, id) => this.onSocketError(err, id),
     }, this.room ? this.room.version : 0, queue);
   }
 
@@ -91,7 +95,7 @@ class RoomPage {
     this.room = room;
     if (room.status === 'lobby') {
       this.game = null;
-      fill(this.body, renderLobby(room, this.lobbyActions()));
+      fill(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
       return;
     }
     if (!this.game || this.gameNo !== room.game_no) {
@@ -131,19 +135,26 @@ class RoomPage {
     }
   }
 
-  /** @param {string} code @param {string} message @param {string|null} _id */
-  onSocketError(code, message, _id) {
-    if (code === 'unknown_room') return this.gone();
-    toast(errorText({ code, message }), 'error');
+  /** @param {import('./i18n.js').ErrorLike} err @param {string|null} _id */
+  onSocketError(err, _id) {
+    if (err.code === 'unknown_room') return this.gone();
+    toast(errorText(err), 'error');
     this.game?.reset();
-    api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
+    this.reload();
+  }
+
+  /** Shows the stored state again (after a refusal: the fields show what the server kept). */
+  reload() {
+    api.getRoom(this.code).then((r) => this.apply(r, true)).catch(() => {});
   }
 
   /**
-   * Runs one action; the same action is not sent twice while in flight (double taps).
+   * Runs one action; the same action is not sent twice while in flight (double taps). A refusal
+   * is told in the player's language and the page shows the stored state again.
    * @param {() => Promise<RoomView|{room: RoomView}>} f @param {string} [key]
+   * @param {(e: ApiError) => void} [onRefused] before the stored state is shown again
    */
-  async run(f, key) {
+  async run(f, key, onRefused) {
     if (key) {
       if (this.inFlight.has(key)) return;
       this.inFlight.add(key);
@@ -154,8 +165,10 @@ class RoomPage {
       // The answer to my own action speaks from my seat: taken unless something newer came.
       this.apply(room, !this.room || room.version >= this.room.version);
     } catch (e) {
-      toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
-      api.getRoom(this.code).then((r) => this.apply(r)).catch(() => {});
+      const err = e instanceof ApiError ? e : new ApiError(0, 'network', String(e));
+      toast(errorText(err), 'error');
+      if (onRefused) onRefused(err);
+      this.reload();
     } finally {
       if (key) this.inFlight.delete(key);
     }
@@ -177,7 +190,12 @@ class RoomPage {
         this.connect(); // the socket speaks for whoever opened it: reopen it as a spectator
       },
       start: () => this.run(() => api.start(code), 'start'),
-      setSettings: (s) => this.run(() => api.settings(code, s)),
+      setSettings: (s) => {
+        this.settingError = null;
+        return this.run(() => api.settings(code, s), undefined, (e) => {
+          if (e.field) this.settingError = { field: e.field, text: errorText(e) };
+        });
+      },
       seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
       kick: (seat) => this.run(() => api.seat(code, seat, { kick: true })),
     };

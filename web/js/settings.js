@@ -1,10 +1,32 @@
 // @ts-check
 /**
- * The room options of RULES.md as a form: each with its default (as sent by the server), a label
- * and a one-line explanation. The host edits; everybody else sees the same form read-only.
+ * The room options of RULES.md as a form: each with a label, a one-line explanation and « par
+ * défaut » for its default. Limits and defaults come from the server's settings table (GET
+ * /api/settings, one source of truth): a number out of range is refused before anything is sent,
+ * and the field keeps the stored value. An option that another one turns off says so, and choices
+ * that cannot apply are not offered. The host edits; everybody else sees the same form read-only.
  */
+import { api } from './api.js';
 import { h } from './dom.js';
-import { lang, t } from './i18n.js';
+import { errorText, lang, t } from './i18n.js';
+
+/** @type {import('./api.js').SettingsSchema|null} */
+let schema = null;
+
+/** Loads the server's settings table once (the lobby and the name dialog check input with it). */
+export async function loadSchema() {
+  try {
+    schema = await api.settingsSchema();
+  } catch {
+    /* the server checks anyway; the form then shows no limits */
+  }
+  return schema;
+}
+
+/** The settings table if it is loaded. */
+export function currentSchema() {
+  return schema;
+}
 
 /**
  * @typedef {import('./i18n.js').Key} Key
@@ -12,10 +34,12 @@ import { lang, t } from './i18n.js';
  * @typedef {{
  *   id: string, scope: 'rules'|'top', names: string[], type: 'bool'|'select'|'number',
  *   label: Key, help: Key,
- *   options?: (s: Settings) => {value: any, label: string}[],
+ *   options?: (s: Settings) => Choice[],
  *   visible?: (s: Settings, get: (id: string) => any) => boolean,
- *   min?: number, max?: number,
+ *   locked?: (s: Settings) => boolean,
+ *   note?: (s: Settings) => string|null,
  * }} Opt
+ * @typedef {{value: any, label: string, disabled?: boolean}} Choice
  */
 
 const num = (/** @type {number[]} */ xs) => () => xs.map((v) => ({ value: v, label: String(v) }));
@@ -23,27 +47,42 @@ const num = (/** @type {number[]} */ xs) => () => xs.map((v) => ({ value: v, lab
 /** @type {Opt[]} */
 const CC = [
   { id: 'players', scope: 'rules', names: ['players', 'num_players', 'player_count'], type: 'select', label: 'opt_players', help: 'opt_players_help',
-    options: (s) => [2, 3, 4, 5, 6].filter((n) => n !== 5 || get(s, 'allow_five') !== false).map((v) => ({ value: v, label: String(v) })) },
+    // Japanese rules are for 2–3 players; 5 only if allowed: the other counts are not offered.
+    options: (s) => (get(s, 'rule_set') === 'japanese' ? [2, 3] : [2, 3, 4, 5, 6])
+      .filter((n) => n !== 5 || get(s, 'allow_five') !== false).map((v) => ({ value: v, label: String(v) })),
+    note: (s) => (get(s, 'rule_set') === 'japanese' ? t('setting_japanese_players') : get(s, 'allow_five') === false ? t('setting_five_off') : null) },
   { id: 'sets', scope: 'rules', names: ['sets', 'sets_per_player'], type: 'select', label: 'opt_sets', help: 'opt_sets_help',
     options: (s) => (get(s, 'players') === 3 ? [1, 2] : [1, 2, 3]).map((v) => ({ value: v, label: String(v) })),
-    visible: (s) => get(s, 'players') === 2 || get(s, 'players') === 3 },
+    visible: (s) => get(s, 'players') === 2 || get(s, 'players') === 3,
+    locked: (s) => get(s, 'rule_set') === 'japanese',
+    note: (s) => (get(s, 'rule_set') === 'japanese' ? t('setting_japanese_sets') : null) },
   { id: 'pieces', scope: 'rules', names: ['pieces', 'pieces_per_camp', 'camp_size', 'pieces_per_set'], type: 'select', label: 'opt_pieces', help: 'opt_pieces_help',
     options: num([10, 15]),
-    visible: (s) => (get(s, 'players') === 2 || get(s, 'players') === 3) && (get(s, 'sets') ?? 1) === 1 && get(s, 'rule_set') !== 'japanese' },
+    visible: (s) => (get(s, 'players') === 2 || get(s, 'players') === 3) && (get(s, 'sets') ?? 1) === 1,
+    // Japanese rules fix 15 pieces: shown, not editable, and why.
+    locked: (s) => get(s, 'rule_set') === 'japanese',
+    note: (s) => (get(s, 'rule_set') === 'japanese' ? t('setting_japanese_pieces') : null) },
   { id: 'rule_set', scope: 'rules', names: ['rule_set', 'ruleset', 'rules_type', 'kind', 'type'], type: 'select', label: 'opt_rule_set', help: 'opt_rule_set_help',
-    options: () => [{ value: 'international', label: t('rule_set_international') }, { value: 'japanese', label: t('rule_set_japanese') }] },
-  { id: 'anti_blocking', scope: 'rules', names: ['anti_blocking', 'antiblocking', 'anti_block'], type: 'bool', label: 'opt_anti_blocking', help: 'opt_anti_blocking_help' },
+    options: (s) => [{ value: 'international', label: t('rule_set_international') },
+      (get(s, 'players') ?? 2) > 3
+        ? { value: 'japanese', label: t('setting_japanese_needs'), disabled: true }
+        : { value: 'japanese', label: t('rule_set_japanese') }] },
+  { id: 'anti_blocking', scope: 'rules', names: ['anti_blocking', 'antiblocking', 'anti_block'], type: 'bool', label: 'opt_anti_blocking', help: 'opt_anti_blocking_help',
+    // « Échange » and « Antiblocage » exclude each other (RULES.md): said, not silently changed.
+    locked: (s) => get(s, 'swap') === true,
+    note: (s) => (get(s, 'swap') === true ? t('setting_disabled_by', { by: t('opt_swap') }) : null) },
   { id: 'play_to_end', scope: 'rules', names: ['play_to_the_end', 'play_to_end'], type: 'bool', label: 'opt_play_to_end', help: 'opt_play_to_end_help',
     visible: (s) => (get(s, 'players') ?? 2) >= 3 },
-  { id: 'move_limit', scope: 'rules', names: ['move_limit', 'max_moves', 'moves_per_player', 'move_limit_per_player'], type: 'number', min: 0, max: 2000, label: 'opt_move_limit', help: 'opt_move_limit_help' },
-  { id: 'stagnation', scope: 'rules', names: ['stagnation_rounds', 'stagnation', 'stagnation_limit'], type: 'number', min: 0, max: 1000, label: 'opt_stagnation', help: 'opt_stagnation_help' },
+  { id: 'move_limit', scope: 'rules', names: ['move_limit', 'max_moves', 'moves_per_player', 'move_limit_per_player'], type: 'number', label: 'opt_move_limit', help: 'opt_move_limit_help' },
+  { id: 'stagnation', scope: 'rules', names: ['stagnation_rounds', 'stagnation', 'stagnation_limit'], type: 'number', label: 'opt_stagnation', help: 'opt_stagnation_help' },
   { id: 'allow_five', scope: 'rules', names: ['allow_five_players', 'allow_five'], type: 'bool', label: 'opt_allow_five', help: 'opt_allow_five_help' },
   { id: 'fill_unused', scope: 'rules', names: ['unused_camps'], type: 'select', label: 'opt_fill_unused', help: 'opt_fill_unused_help',
     options: () => [{ value: 'empty', label: t('unused_empty') }, { value: 'filled', label: t('unused_filled') }] },
   { id: 'no_resting', scope: 'rules', names: ['no_resting_in_foreign_camps', 'no_resting', 'no_rest_in_foreign_camps', 'no_foreign_camps'], type: 'bool', label: 'opt_no_resting', help: 'opt_no_resting_help' },
   { id: 'forced_exit', scope: 'rules', names: ['forced_exit', 'force_exit'], type: 'bool', label: 'opt_forced_exit', help: 'opt_forced_exit_help' },
   { id: 'no_leaving', scope: 'rules', names: ['no_leaving_destination', 'no_leaving_dest', 'stay_in_destination', 'no_leaving'], type: 'bool', label: 'opt_no_leaving', help: 'opt_no_leaving_help' },
-  { id: 'swap', scope: 'rules', names: ['swap_rule', 'swap'], type: 'bool', label: 'opt_swap', help: 'opt_swap_help' },
+  { id: 'swap', scope: 'rules', names: ['swap_rule', 'swap'], type: 'bool', label: 'opt_swap', help: 'opt_swap_help',
+    note: (s) => (get(s, 'swap') !== true ? t('setting_turns_off', { other: t('opt_anti_blocking') }) : null) },
   { id: 'long_jumps', scope: 'rules', names: ['long_jumps', 'long_jump'], type: 'bool', label: 'opt_long_jumps', help: 'opt_long_jumps_help' },
 ];
 
@@ -129,58 +168,122 @@ export function change(st, id, v) {
   return n;
 }
 
+/** The server's path of an option (`rules.move_limit`, `cpu_ms`). @param {Settings} st @param {Opt} o */
+function pathOf(st, o) {
+  const f = fieldOf(st, o) || o.names[0];
+  return o.scope === 'rules' ? 'rules.' + f : f;
+}
+
+/** What the server's table says the field at `path` accepts, if it is loaded. @param {'cc'|'draughts'} game @param {string} path */
+function accepts(game, path) {
+  return schema && schema.games[game] ? schema.games[game].fields[path] ?? null : null;
+}
+
+/** The default settings of `game`, if the table is loaded. @param {'cc'|'draughts'} game */
+export function defaultsOf(game) {
+  return schema && schema.games[game] ? schema.games[game].defaults : null;
+}
+
 /**
- * The form. `onChange` receives the whole new settings (host only).
+ * The form. `onChange` receives the whole new settings (host only). `error`: the last refusal of
+ * a field (by its server path), shown under that field.
  * @param {'cc'|'draughts'} game @param {Settings} st @param {boolean} editable
- * @param {(s: Settings) => void} onChange
+ * @param {(s: Settings) => void} onChange @param {{field: string, text: string}|null} [error]
  */
-export function settingsForm(game, st, editable, onChange) {
+export function settingsForm(game, st, editable, onChange, error = null) {
   // The rhythm first: it is the first choice at room creation (live or turn by turn).
   const opts = [...COMMON.filter((o) => o.id === 'rhythm'), ...(game === 'cc' ? CC : DRAUGHTS), ...COMMON.filter((o) => o.id !== 'rhythm')];
+  const defaults = defaultsOf(game);
   const rows = [];
   const known = new Set(['rules:rotate_first_player', 'rules:random_first_player']);
+  const errorFor = (/** @type {string} */ path) => (error && error.field.replace(/^settings\./, '') === path ? error.text : null);
   for (const o of opts) {
     const f = fieldOf(st, o);
     if (f) known.add(o.scope + ':' + f);
     if (!f || (o.visible && !o.visible(st, (id) => get(st, id)))) continue;
-    rows.push(row(st, o, get(st, o.id), editable, (v) => onChange(change(st, o.id, v))));
+    const path = pathOf(st, o);
+    rows.push(row({ game, st, o, value: get(st, o.id), editable, path, def: defaults ? get(defaults, o.id) : undefined, error: errorFor(path),
+      onChange: (v) => onChange(change(st, o.id, v)) }));
   }
   // Fields the server knows and this table does not: still shown, still editable.
   for (const [k, v] of Object.entries(st.rules || {})) {
     if (known.has('rules:' + k) || (typeof v !== 'boolean' && typeof v !== 'number')) continue;
     /** @type {Opt} */
     const o = { id: k, scope: 'rules', names: [k], type: typeof v === 'boolean' ? 'bool' : 'number', label: /** @type {Key} */ (k), help: /** @type {Key} */ ('') };
-    rows.push(row(st, o, v, editable, (nv) => onChange({ ...st, rules: { ...st.rules, [k]: nv } }), k));
+    const path = 'rules.' + k;
+    rows.push(row({ game, st, o, value: v, editable, path, def: defaults && defaults.rules ? defaults.rules[k] : undefined, error: errorFor(path),
+      onChange: (nv) => onChange({ ...st, rules: { ...st.rules, [k]: nv } }), rawLabel: k }));
   }
   return h('div', { class: 'settings' }, rows);
 }
 
-/** @param {Settings} st @param {Opt} o @param {any} value @param {boolean} editable @param {(v: any) => void} onChange @param {string} [rawLabel] */
-function row(st, o, value, editable, onChange, rawLabel) {
+/** How a default value reads: « activé », « 0 (aucune) », the option's label. @param {Opt} o @param {Settings} st @param {any} def */
+function defaultText(o, st, def) {
+  if (o.type === 'bool') return t(def ? 'default_on' : 'default_off');
+  if (o.type === 'number') return def === 0 ? t('default_none') : String(def);
+  const choice = o.options ? o.options(st).find((x) => String(x.value) === String(def)) : null;
+  return choice ? choice.label.replace(/ \(.*\)$/, '') : String(def);
+}
+
+/**
+ * One option: label, control, « par défaut », why it is locked or what it changes, its error.
+ * @param {{game: 'cc'|'draughts', st: Settings, o: Opt, value: any, editable: boolean, path: string, def: any,
+ *   error: string|null, onChange: (v: any) => void, rawLabel?: string}} a
+ */
+function row({ game, st, o, value, editable, path, def, error, onChange, rawLabel }) {
   const id = 'opt-' + o.id;
   const label = rawLabel ?? t(o.label);
   const help = rawLabel ? '' : t(o.help);
+  const locked = !!(o.locked && o.locked(st));
+  const enabled = editable && !locked;
+  const errId = id + '-error';
+  const errBox = h('p', { class: 'setting-error', id: errId, role: 'alert', hidden: !error, 'data-testid': 'setting-error' }, error || '');
+  /** @param {string|null} text */
+  const showError = (text) => {
+    errBox.textContent = text || '';
+    errBox.hidden = !text;
+    control.setAttribute('aria-invalid', text ? 'true' : 'false');
+  };
   /** @type {HTMLElement} */
   let control;
   if (o.type === 'bool') {
-    control = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch', checked: !!value, disabled: !editable,
+    control = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch', checked: locked ? false : !!value, disabled: !enabled,
       onchange: (/** @type {Event} */ e) => onChange(/** @type {HTMLInputElement} */ (e.target).checked) });
   } else if (o.type === 'select') {
     const options = o.options ? o.options(st) : [];
-    control = h('select', { id, disabled: !editable, onchange: (/** @type {Event} */ e) => {
+    control = h('select', { id, disabled: !enabled, onchange: (/** @type {Event} */ e) => {
       const raw = /** @type {HTMLSelectElement} */ (e.target).value;
       const opt = options.find((x) => String(x.value) === raw);
       onChange(opt ? opt.value : raw);
-    } }, options.map((x) => h('option', { value: String(x.value), selected: String(x.value) === String(value) }, x.label)));
+    } }, options.map((x) => h('option', { value: String(x.value), selected: String(x.value) === String(value), disabled: !!x.disabled },
+      x.label + (def !== undefined && String(x.value) === String(def) ? ` (${t('default_mark')})` : ''))));
   } else {
-    control = h('input', { type: 'number', id, value: String(value), min: o.min, max: o.max, inputmode: 'numeric', disabled: !editable,
+    const acc = accepts(game, path);
+    const range = acc && acc.type === 'int' ? acc : null;
+    control = h('input', { type: 'number', id, value: String(value), min: range ? range.min : null, max: range ? range.max : null, step: 1, inputmode: 'numeric', disabled: !enabled,
+      'aria-describedby': errId,
       onchange: (/** @type {Event} */ e) => {
-        const v = Number(/** @type {HTMLInputElement} */ (e.target).value);
-        if (Number.isFinite(v)) onChange(Math.round(v));
+        const input = /** @type {HTMLInputElement} */ (e.target);
+        const v = Number(input.value);
+        // Refused here, before anything is sent: the field shows the stored value again.
+        const bad = input.value.trim() === '' || !Number.isInteger(v) ? { reason: 'wrong_type' }
+          : range && (v < range.min || v > range.max) ? { reason: 'out_of_range', min: range.min, max: range.max } : null;
+        if (bad) {
+          input.value = String(value);
+          showError(errorText({ code: 'invalid_settings', field: path, detail: bad }) + ' ' + t('setting_kept', { v: String(value) }));
+          return;
+        }
+        showError(null);
+        onChange(v);
       } });
   }
-  return h('div', { class: `setting setting-${o.type}`, 'data-opt': o.id },
+  if (error) control.setAttribute('aria-invalid', 'true');
+  const note = o.note ? o.note(st) : null;
+  return h('div', { class: `setting setting-${o.type}${locked ? ' setting-locked' : ''}`, 'data-opt': o.id },
     h('label', { for: id, class: 'setting-label' }, label),
     control,
-    help ? h('p', { class: 'setting-help' }, help) : null);
+    help ? h('p', { class: 'setting-help' }, help) : null,
+    def !== undefined ? h('p', { class: 'setting-default', 'data-testid': 'setting-default' }, t('default_is', { v: defaultText(o, st, def) })) : null,
+    note ? h('p', { class: 'setting-note', 'data-testid': 'setting-note' }, note) : null,
+    errBox);
 }
