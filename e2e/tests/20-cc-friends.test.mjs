@@ -81,8 +81,10 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   await b.locator('[data-testid=result] h2', { hasText: 'Ana gagne' }).waitFor();
   await shot(a, '05-end-screen');
 
-  // The rematch button reflects whether the other is still there: the guest closes the tab…
-  await a.locator('[data-testid=result] .good', { hasText: 'Tout le monde est là' }).waitFor();
+  // The rematch panel reflects whether the other is still there and has answered (never « Tout le
+  // monde est là » beside « En attente »): the guest closes the tab…
+  await a.locator('[data-testid=result] .rematch', { hasText: 'En attente : Bo' }).waitFor();
+  equal(await a.locator('[data-testid=result] .rematch', { hasText: 'Tout le monde est là' }).count(), 0, 'not « everybody is here » while waiting');
   await b.close();
   await a.locator('[data-testid=result] .warn', { hasText: 'Bo n’est plus là' }).waitFor();
   // …and comes back through the link: the seat cookie puts them back in their seat.
@@ -91,12 +93,13 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   b2.on('pageerror', (e) => b2.errors.push(e.message));
   await b2.goto(`${base}/r/${code}`);
   await b2.locator('[data-testid=result] [data-action=rematch]').waitFor();
+  await a.locator('[data-testid=result] .rematch', { hasText: 'En attente : Bo' }).waitFor();
+  // Bo is ready first: now everybody is.
+  await b2.click('[data-action=rematch]');
   await a.locator('[data-testid=result] .good', { hasText: 'Tout le monde est là' }).waitFor();
 
-  // Rematch in the same room: both press « Rejouer ».
+  // Rematch in the same room: both pressed « Rejouer ».
   await a.click('[data-action=rematch]');
-  await b2.locator('[data-testid=result] .tag.good').waitFor();
-  await b2.click('[data-action=rematch]');
   for (const p of [a, b2]) {
     await until(async () => (await p.locator('[data-testid=result]').isHidden()) && (await moveCount(p)) === 0, 'a new game started');
     await p.locator('svg.board-cc').waitFor();

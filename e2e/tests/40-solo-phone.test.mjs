@@ -7,7 +7,8 @@ test('phone: solo Chinese checkers against 2 CPUs, by tapping; the CPUs answer',
   await page.goto(base + '/');
   await page.locator('[data-action=cpu-cc]').tap();
   await page.locator('dialog .seg', { hasText: '3' }).tap();
-  await page.locator('dialog .seg', { hasText: 'Facile' }).tap();
+  await page.locator('dialog .cpu-level-row').nth(0).locator('.seg', { hasText: 'Facile' }).tap();
+  await page.locator('dialog .cpu-level-row').nth(1).locator('.seg', { hasText: 'Facile' }).tap();
   await page.locator('dialog [data-value=play]').tap();
   await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
   await page.locator('svg.board-cc').waitFor();
