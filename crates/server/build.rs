@@ -39,7 +39,10 @@ const FIXED: &[&str] = &["index.html", "sw.js", "manifest.webmanifest"];
 fn main() {
     println!("cargo:rerun-if-changed=../../web");
     println!("cargo:rerun-if-changed=migrations");
-    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    // At run time, not `env!` (compile time): a build script compiled in another checkout (a
+    // copied target/) would otherwise read that checkout's web/.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let web = Path::new(&manifest).join("../../web");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     let files = read_site(&web);
     let site = Site::build(files);
