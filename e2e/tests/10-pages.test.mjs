@@ -16,10 +16,10 @@ test('home presents both games with their two big actions and the join-by-code f
   assert(await page.locator('#join-code').isVisible(), 'join field visible');
   for (const href of ['/rules', '/faq', '/data']) assert(await page.locator(`a[href="${href}"]`).first().isVisible(), `link ${href}`);
   await shot(page, '01-home', { fullPage: true });
-  // A malformed code is refused before asking the server.
+  // A malformed code is refused before asking the server, under the field.
   await page.fill('#join-code', 'OOOO11');
   await page.click('[data-action=join-code]');
-  await page.locator('.toast-error').waitFor();
+  await page.locator('[data-testid=join-error]', { hasText: 'pas la bonne forme' }).waitFor();
   equal(page.errors.length, 0, 'no script error');
 });
 

@@ -7,14 +7,19 @@ test('Chinese checkers, 6 seats: the host fills seats with CPUs, starts, the CPU
   await page.goto(base + '/');
   await page.click('[data-action=friends-cc]');
   await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  // Japanese rules (RULES.md 1.6): the form brings the 15 pieces they need; the server accepts.
+  // Japanese rules (RULES.md 1.6): the form brings the 15 pieces they need (shown, locked); the
+  // server accepts. 4–6 players are not offered under them.
   await page.locator('[data-opt=rule_set] select').selectOption('japanese');
-  await until(async () => (await page.locator('[data-opt=rule_set] select').inputValue()) === 'japanese' && (await page.locator('[data-opt=pieces]').count()) === 0, 'Japanese rules kept');
+  await until(async () => (await page.locator('[data-opt=rule_set] select').inputValue()) === 'japanese' && (await page.locator('[data-opt=pieces] select').inputValue()) === '15', 'Japanese rules kept');
+  equal(await page.locator('[data-opt=pieces] select').isDisabled(), true, '15 pieces locked');
+  equal(await page.locator('[data-opt=players] option[value="6"]').count(), 0, '6 players not offered');
   equal(await page.locator('.toast-error').count(), 0, 'no refused setting');
-  // 6 players: back to the international rules, with 10 pieces.
+  // Back to the international rules (10 pieces), then 6 players.
+  await page.locator('[data-opt=rule_set] select').selectOption('international');
+  await until(async () => (await page.locator('[data-opt=players] option[value="6"]').count()) === 1, '6 players offered again');
   await page.locator('[data-opt=players] select').selectOption('6');
   await until(async () => (await page.locator('.seat').count()) === 6, 'six seats');
-  equal(await page.locator('[data-opt=rule_set] select').inputValue(), 'international', 'international rules from 4 players');
+  equal(await page.locator('[data-opt=rule_set] option[value=japanese]').isDisabled(), true, 'Japanese not offered with 6 players');
   equal(await page.locator('.toast-error').count(), 0, 'no refused setting');
   const levels = ['facile', 'normal', 'difficile', 'expert', 'facile'];
   for (let s = 1; s <= 5; s++) {

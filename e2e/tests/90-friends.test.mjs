@@ -37,6 +37,7 @@ test('friends: a refused setting is said in French under its field, which keeps 
   assert(text.includes('Limite de coups') && text.includes(`entre ${limit.min} et ${limit.max}`), `a French message with the limits (${text})`);
   assert(!/invalid|expected|integer/i.test(text), 'no raw English');
   equal(await field.inputValue(), stored, 'the field shows the stored value');
+  await page.locator('[data-opt=move_limit]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, '90-phone-setting-refused');
   // Nothing was sent: the room still has the stored value.
   const code = await roomCode(page);
@@ -73,14 +74,14 @@ test('friends: settings show their defaults, say what turns them off, and do not
   const options = await page.locator('.settings .setting').count();
   equal(await page.locator('.settings [data-testid=setting-default]').count(), options, 'each option shows its default');
   assert((await textOf(page.locator('[data-opt=anti_blocking] [data-testid=setting-default]'))).includes('Par défaut : activé'), 'anti-blocking on by default');
-  assert((await page.locator('[data-opt=rule_set] option[value=international]').textContent()).includes('par défaut'), 'the default choice is marked');
+  assert((await textOf(page.locator('[data-opt=rule_set] [data-testid=setting-default]'))).includes('Par défaut : Internationales'), 'the default choice is named');
 
   // « Échange » turns « Antiblocage » off, and the switch says so.
   await page.locator('[data-opt=swap] input').check();
   await until(async () => (await page.locator('[data-opt=anti_blocking] input').isDisabled()), 'anti-blocking locked');
   equal(await page.locator('[data-opt=anti_blocking] input').isChecked(), false, 'anti-blocking off');
   assert((await textOf(page.locator('[data-opt=anti_blocking] [data-testid=setting-note]'))).includes('Désactivé par « Échange'), 'it says why');
-  await page.locator('[data-opt=anti_blocking]').scrollIntoViewIfNeeded();
+  await page.locator('[data-opt=anti_blocking]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, '91-phone-settings-swap');
   await page.locator('[data-opt=swap] input').uncheck();
   await until(async () => !(await page.locator('[data-opt=anti_blocking] input').isDisabled()), 'anti-blocking editable again');
@@ -93,11 +94,11 @@ test('friends: settings show their defaults, say what turns them off, and do not
   await page.locator('[data-opt=players] select').selectOption('3');
   await until(async () => (await page.locator('.seat').count()) === 3, 'three seats');
   await page.locator('[data-opt=rule_set] select').selectOption('japanese');
-  await until(async () => (await page.locator('[data-opt=players] option').allTextContents()).join(',') === '2,3', 'players 2–3 only');
+  await until(async () => (await page.locator('[data-opt=players] option').evaluateAll((os) => os.map((o) => o.value).join(','))) === '2,3', 'players 2–3 only');
   assert((await page.locator('[data-opt=players] [data-testid=setting-note]').textContent()).includes('Règles japonaises'), 'players say why');
   equal(await page.locator('[data-opt=pieces] select').isDisabled(), true, '15 pieces fixed');
   equal(await page.locator('[data-opt=pieces] select').inputValue(), '15', '15 pieces shown');
-  await page.locator('[data-opt=players]').scrollIntoViewIfNeeded();
+  await page.locator('[data-opt=players]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, '92-phone-settings-japanese');
   equal(page.errors.length, 0, 'no script error');
 });
@@ -113,7 +114,7 @@ test('friends: a blank or too-long name gets a message; an unknown code is refus
   await joinError.waitFor();
   assert((await joinError.textContent()).includes('Aucune partie'), 'unknown code told');
   equal(await page.locator('dialog').count(), 0, 'no name dialog');
-  await page.locator('#join-code').scrollIntoViewIfNeeded();
+  await page.locator('#join-code').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, '93-phone-join-unknown');
 
   // The name: blank, then too long, then right.
@@ -227,7 +228,7 @@ test('friends: the CPU answers a draw offer visibly; friends see every offer, re
   const panel = a.locator('[data-testid=result] .rematch');
   await until(async () => (await textOf(panel)).includes('En attente : Dan'), 'waiting for Dan');
   assert(!(await textOf(panel)).includes('Tout le monde est là'), 'not « everybody is here » while waiting');
-  await a.locator('[data-testid=result]').scrollIntoViewIfNeeded();
+  await a.locator('[data-testid=result]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(a, '97-phone-draw-result');
   await b.locator('[data-action=rematch]').click();
   await a.locator('.status.mine, .status:not(.over)').first().waitFor();

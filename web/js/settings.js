@@ -222,7 +222,7 @@ function defaultText(o, st, def) {
   if (o.type === 'bool') return t(def ? 'default_on' : 'default_off');
   if (o.type === 'number') return def === 0 ? t('default_none') : String(def);
   const choice = o.options ? o.options(st).find((x) => String(x.value) === String(def)) : null;
-  return choice ? choice.label.replace(/ \(.*\)$/, '') : String(def);
+  return choice ? choice.label : String(def);
 }
 
 /**
@@ -255,8 +255,7 @@ function row({ game, st, o, value, editable, path, def, error, onChange, rawLabe
       const raw = /** @type {HTMLSelectElement} */ (e.target).value;
       const opt = options.find((x) => String(x.value) === raw);
       onChange(opt ? opt.value : raw);
-    } }, options.map((x) => h('option', { value: String(x.value), selected: String(x.value) === String(value), disabled: !!x.disabled },
-      x.label + (def !== undefined && String(x.value) === String(def) ? ` (${t('default_mark')})` : ''))));
+    } }, options.map((x) => h('option', { value: String(x.value), selected: String(x.value) === String(value), disabled: !!x.disabled }, x.label)));
   } else {
     const acc = accepts(game, path);
     const range = acc && acc.type === 'int' ? acc : null;

@@ -56,7 +56,6 @@ export const FR = {
   err_unknown_code: 'Erreur inattendue ({code}).',
   err_code_unknown_room: 'Aucune partie n’a ce code : vérifiez-le auprès de la personne qui vous l’a donné.',
   // Settings
-  default_mark: 'par défaut',
   default_is: 'Par défaut : {v}',
   default_on: 'activé',
   default_off: 'désactivé',
@@ -137,7 +136,6 @@ export const EN = {
   err_forbidden: 'Action refused by the server.',
   err_unknown_code: 'Unexpected error ({code}).',
   err_code_unknown_room: 'No game has this code: check it with the person who gave it to you.',
-  default_mark: 'default',
   default_is: 'Default: {v}',
   default_on: 'on',
   default_off: 'off',
