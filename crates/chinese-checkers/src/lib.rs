@@ -45,6 +45,9 @@
 //!   [`Events`] (players who finished, automatic passes, the outcome); [`Game::play_unchecked`]
 //!   is for search. [`Game::resign`] and [`Game::abandon`] end a player's or everyone's game.
 //! - The position file ([`position_file`]) is the JSON form of a position and of a [`Game`].
+//! - [`Solitaire`] is the crossing puzzle (« Défi solitaire »): ten pieces alone on the board,
+//!   to be taken from camp 0 to camp 3 in as few moves as possible (27 at best); a `Copy`
+//!   16-byte position for solvers, which [`Solitaire::to_game`] turns into a [`Game`].
 //!
 //! # Performance
 //! Holes are bits of a `u128`; steps and plain jumps come from tables built at compile time, and
@@ -136,6 +139,7 @@ mod perft;
 mod position;
 pub mod position_file;
 mod rules;
+pub mod solitaire;
 mod zobrist;
 
 pub use cell::{Bitboard, Camp, Cell, DIRECTIONS};
@@ -145,3 +149,4 @@ pub use perft::{perft, perft_divide, perft_full};
 pub use position::{Game, IllegalMove, Piece, ResignError, Standing};
 pub use position_file::{PositionError, PositionFile};
 pub use rules::{RuleSet, Rules, RulesError, Seat, UnusedCamps};
+pub use solitaire::{PieceCountError, Solitaire, SOLITAIRE_PIECES};
