@@ -44,6 +44,8 @@
 //!   (kept incrementally). It is `Copy`. [`Game::play`] checks and plays a move and reports
 //!   [`Events`] (players who finished, automatic passes, the outcome); [`Game::play_unchecked`]
 //!   is for search. [`Game::resign`] and [`Game::abandon`] end a player's or everyone's game.
+//!   [`Game::play_for`] and [`Game::give_turn`] let a seat move out of turn, for searches in
+//!   which any opponent may reply (Best-Reply Search).
 //! - The position file ([`position_file`]) is the JSON form of a position and of a [`Game`].
 //! - [`Solitaire`] is the crossing puzzle (« Défi solitaire »): ten pieces alone on the board,
 //!   to be taken from camp 0 to camp 3 in as few moves as possible (27 at best); a `Copy`
@@ -146,7 +148,7 @@ pub use cell::{Bitboard, Camp, Cell, DIRECTIONS};
 pub use movegen::{Move, MoveList, MAX_MOVES};
 pub use outcome::{Ending, Events, Finished, Outcome};
 pub use perft::{perft, perft_divide, perft_full};
-pub use position::{Game, IllegalMove, Piece, ResignError, Standing};
+pub use position::{Game, IllegalMove, Piece, PlayForError, ResignError, Standing, TurnError};
 pub use position_file::{PositionError, PositionFile};
 pub use rules::{RuleSet, Rules, RulesError, Seat, UnusedCamps};
 pub use solitaire::{PieceCountError, Solitaire, SOLITAIRE_PIECES};

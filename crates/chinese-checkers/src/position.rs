@@ -69,6 +69,49 @@ impl std::fmt::Display for ResignError {
 
 impl std::error::Error for ResignError {}
 
+/// Why the turn cannot be given to a seat ([`Game::give_turn`], [`Game::play_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The game is over.
+    GameOver,
+    /// No such seat, or it has finished or resigned.
+    NotPlaying(Seat),
+    /// The seat has no legal move (its turn would be passed).
+    NoMove(Seat),
+}
+
+impl std::fmt::Display for TurnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TurnError::GameOver => write!(f, "the game is over"),
+            TurnError::NotPlaying(s) => write!(f, "{s} is not playing any more"),
+            TurnError::NoMove(s) => write!(f, "{s} has no legal move"),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {}
+
+/// Why [`Game::play_for`] refused a move. The game is left untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayForError {
+    /// The seat cannot be given the turn.
+    Turn(TurnError),
+    /// The move is not legal for the seat.
+    Move(IllegalMove),
+}
+
+impl std::fmt::Display for PlayForError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayForError::Turn(e) => e.fmt(f),
+            PlayForError::Move(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayForError {}
+
 /// A game in progress or over: the board, the side to move, who has finished or resigned with
 /// which place, the counters of the move limit and of stagnation, and the Zobrist hash.
 ///
@@ -427,6 +470,41 @@ impl Game {
             "{mv}: not the mover's piece"
         );
         self.apply(mv);
+    }
+
+    /// Gives the turn to `seat`, whoever was to move: for searches in which any player may
+    /// answer (Best-Reply Search), and analysis; a real game never needs it. Only the side to
+    /// move (and the hash) change: turn counters, places and the stagnation count stay.
+    ///
+    /// # Errors
+    /// [`TurnError`] if the game is over, `seat` is not playing or has no legal move; the game
+    /// is then untouched.
+    pub fn give_turn(&mut self, seat: Seat) -> Result<(), TurnError> {
+        if self.is_over() {
+            return Err(TurnError::GameOver);
+        }
+        if seat.0 >= self.rules.players || !self.is_active(seat.0) {
+            return Err(TurnError::NotPlaying(seat));
+        }
+        if !self.has_legal_move(seat.0) {
+            return Err(TurnError::NoMove(seat));
+        }
+        self.set_to_move(seat.0);
+        Ok(())
+    }
+
+    /// Plays `mv` for `seat` as if it were its turn ([`Game::give_turn`], then
+    /// [`Game::play`]); the turn then passes on from `seat` as after any move.
+    ///
+    /// # Errors
+    /// [`PlayForError`] if `seat` cannot be given the turn or the move is not legal for it; the
+    /// game is then untouched.
+    pub fn play_for(&mut self, seat: Seat, mv: Move) -> Result<Events, PlayForError> {
+        let mut next = *self;
+        next.give_turn(seat).map_err(PlayForError::Turn)?;
+        let events = next.play(mv).map_err(PlayForError::Move)?;
+        *self = next;
+        Ok(events)
     }
 
     fn apply(&mut self, mv: Move) -> Report {

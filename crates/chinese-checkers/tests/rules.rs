@@ -854,3 +854,58 @@ fn moves_grouped_by_piece_match_the_list() {
     game.for_each_piece_move(|from, to| grouped.extend(to.map(|t| Move::new(from, t))));
     assert_eq!(grouped, game.legal_moves_vec());
 }
+
+#[test]
+fn play_for_plays_a_seat_out_of_turn_then_the_turn_passes_on_from_it() {
+    use chinese_checkers::{PlayForError, TurnError};
+    let mut game = start(4, 0);
+    let mut seat2 = game;
+    seat2.give_turn(Seat(2)).unwrap();
+    let m = seat2.legal_moves_vec()[0];
+    let mut played = game;
+    let events = played.play_for(Seat(2), m).unwrap();
+    assert!(events.outcome.is_none());
+    assert_eq!(
+        played.to_move(),
+        Seat(3),
+        "the turn passes on from the seat that played"
+    );
+    assert_eq!(played.turns(Seat(2)), 1);
+    assert_eq!(played.turns(Seat(0)), 0);
+    played.check_invariants().unwrap();
+    // The hash is the one of the same position reached in turn.
+    let mut in_turn = start(4, 2);
+    in_turn.play(m).unwrap();
+    assert_eq!(played.hash(), in_turn.hash());
+    // Seat 0's move is not seat 2's: refused, nothing changed.
+    let own = game.legal_moves_vec()[0];
+    let before = game;
+    assert!(matches!(
+        game.play_for(Seat(2), own),
+        Err(PlayForError::Move(IllegalMove::NotYourPiece(_)))
+    ));
+    assert_eq!(game, before);
+    assert_eq!(
+        game.play_for(Seat(4), own),
+        Err(PlayForError::Turn(TurnError::NotPlaying(Seat(4))))
+    );
+    assert_eq!(game, before);
+}
+
+#[test]
+fn give_turn_refuses_a_seat_that_is_out_or_cannot_move() {
+    use chinese_checkers::TurnError;
+    let mut game = start(3, 0);
+    game.resign(Seat(1)).unwrap();
+    assert_eq!(game.give_turn(Seat(1)), Err(TurnError::NotPlaying(Seat(1))));
+    game.give_turn(Seat(2)).unwrap();
+    assert_eq!(game.to_move(), Seat(2));
+    game.check_invariants().unwrap();
+    // Seat 1 has no piece: it cannot be given the turn.
+    let mut empty = position(r#"{"players":2}"#, 0, &[&[(0, 0, 0)], &[]]);
+    let before = empty;
+    assert_eq!(empty.give_turn(Seat(1)), Err(TurnError::NoMove(Seat(1))));
+    assert_eq!(empty, before);
+    empty.abandon().unwrap();
+    assert_eq!(empty.give_turn(Seat(0)), Err(TurnError::GameOver));
+}
