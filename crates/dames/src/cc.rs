@@ -1,4 +1,5 @@
-//! `dames cc …`: Chinese checkers tools (perft, legal moves of a position file).
+//! `dames cc …`: Chinese checkers tools (perft, legal moves of a position file, the crossing
+//! solver).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,6 +18,56 @@ pub enum Command {
         #[arg(long)]
         position: PathBuf,
     },
+    /// The fewest moves that take ten pieces alone from camp 0 to camp 3 (the « Défi
+    /// solitaire »), checked by replaying them in the rules engine.
+    #[cfg(feature = "ai")]
+    Solve(SolveArgs),
+    /// A CPU level crossing alone (the « Défi solitaire »): the moves it needs, against the
+    /// optimum of 27.
+    #[cfg(feature = "ai")]
+    Alone(AloneArgs),
+}
+
+/// Arguments of `dames cc alone`.
+#[cfg(feature = "ai")]
+#[derive(clap::Args)]
+pub struct AloneArgs {
+    /// facile, normal, difficile or expert.
+    #[arg(long, default_value = "expert")]
+    level: String,
+    /// Full budget per move in milliseconds (the level uses its share).
+    #[arg(long, default_value_t = 2000)]
+    ms: u64,
+    /// Node budget per move for the full budget (reproducible); the time stays a cap.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Seeds to play (one crossing each: the root order among equal moves depends on it).
+    #[arg(long, default_value_t = 1)]
+    seeds: u64,
+}
+
+/// Arguments of `dames cc solve`.
+#[cfg(feature = "ai")]
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The longest crossing to look for.
+    #[arg(long, default_value_t = 40)]
+    max_moves: u32,
+    /// The shortest crossing to look for (default: the rows bound of the start, so that the
+    /// crossing found is the shortest symmetric one; `--min-moves 27` goes straight to the
+    /// proven optimum).
+    #[arg(long, default_value_t = 0)]
+    min_moves: u32,
+    /// Then look for any crossing (not only symmetric ones) one move shorter, with IDA*: proves
+    /// the crossing found optimal, but takes very long.
+    #[arg(long)]
+    prove: bool,
+    /// Give up after this many positions searched.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Size of the table of searched positions, as a power of two (17 bytes a position).
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(10..=30))]
+    table_bits: u32,
 }
 
 /// Arguments of `dames cc perft`.
@@ -59,6 +110,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     match cmd {
         Command::Perft(args) => run_perft(&args),
         Command::Moves { position } => run_moves(&load(&position)?),
+        #[cfg(feature = "ai")]
+        Command::Solve(args) => run_solve(&args),
+        #[cfg(feature = "ai")]
+        Command::Alone(args) => run_alone(&args),
     }
 }
 
@@ -149,5 +204,129 @@ fn run_moves(game: &Game) -> anyhow::Result<()> {
             serde_json::to_string(&path)?
         );
     }
+    Ok(())
+}
+
+#[cfg(feature = "ai")]
+fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    use chinese_checkers::Solitaire;
+    use dames_ai::cc::solitaire::Solver;
+
+    let started = Instant::now();
+    let mut solver = Solver::with_table_bits(args.table_bits);
+    if let Some(nodes) = args.nodes {
+        solver.set_node_limit(nodes);
+    }
+    let clock = Instant::now();
+    solver.on_progress(move |length, nodes| {
+        eprintln!(
+            "  none in {length} moves ({nodes} positions, {:.1} s)",
+            clock.elapsed().as_secs_f64()
+        )
+    });
+    let start = Solitaire::start();
+    println!(
+        "lower bound (rows relaxation): {} moves ({:.1} s to build the tables)",
+        solver.lower_bound(start),
+        started.elapsed().as_secs_f64()
+    );
+    let searched = Instant::now();
+    let crossing = solver
+        .symmetric(args.min_moves, args.max_moves)
+        .map_err(|e| anyhow::anyhow!("no symmetric crossing found: {e:?}"))?;
+    println!(
+        "symmetric crossing in {} moves ({} positions, {:.1} s)",
+        crossing.moves.len(),
+        crossing.nodes,
+        searched.elapsed().as_secs_f64()
+    );
+    let mut game = start.to_game();
+    for (n, mv) in (1..).zip(&crossing.moves) {
+        game.play(*mv)
+            .with_context(|| format!("move {n} ({mv}) refused by the rules engine"))?;
+        println!("{n:2}. {} {}", mv.from, mv.to);
+    }
+    anyhow::ensure!(
+        game.has_finished(chinese_checkers::Seat(0)),
+        "the rules engine does not see the crossing finished"
+    );
+    println!(
+        "replayed in the rules engine: seat 0 finished in {} turns",
+        game.turns(chinese_checkers::Seat(0))
+    );
+    if args.prove {
+        let shorter = crossing.moves.len() as u32 - 1;
+        let proving = Instant::now();
+        match solver.shortest(start, shorter) {
+            Ok(c) => println!(
+                "a crossing in {} moves exists (not symmetric)",
+                c.moves.len()
+            ),
+            Err(e) => println!(
+                "no crossing in {shorter} moves or fewer: {e:?} ({} positions, {:.1} s)",
+                solver.nodes(),
+                proving.elapsed().as_secs_f64()
+            ),
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "ai")]
+fn run_alone(args: &AloneArgs) -> anyhow::Result<()> {
+    use chinese_checkers::Solitaire;
+    use dames_ai::{Budget, Level, Limits};
+
+    let level =
+        Level::from_name(&args.level).with_context(|| format!("unknown level {:?}", args.level))?;
+    let budget = Budget {
+        nodes: args.nodes,
+        depth: None,
+    };
+    let mut lengths = Vec::new();
+    for seed in 1..=args.seeds {
+        let started = Instant::now();
+        let mut game = Solitaire::start().to_game();
+        let mut moves = Vec::new();
+        let mut nodes = 0;
+        while !game.is_over() && moves.len() < 200 {
+            let limits = Limits {
+                time: std::time::Duration::from_millis(args.ms.max(1)),
+                seed: seed << 16 | moves.len() as u64,
+                ..Limits::default()
+            };
+            let a = dames_ai::cc::analyse(&game, level, &limits, &budget)
+                .context("the level found no move")?;
+            nodes += a.nodes;
+            game.play(a.best)
+                .with_context(|| format!("{} refused by the rules engine", a.best))?;
+            moves.push(a.best);
+        }
+        anyhow::ensure!(
+            game.has_finished(Seat(0)),
+            "seed {seed}: not across after {} moves",
+            moves.len()
+        );
+        let line: Vec<String> = moves
+            .iter()
+            .map(|m| format!("{} {}", m.from, m.to))
+            .collect();
+        println!(
+            "seed {seed}: across in {} moves ({nodes} nodes, {:.1} s): {}",
+            moves.len(),
+            started.elapsed().as_secs_f64(),
+            line.join(", ")
+        );
+        lengths.push(moves.len());
+    }
+    lengths.sort_unstable();
+    println!(
+        "{} alone: {} crossings, moves min {} median {} max {} (optimum 27)",
+        level.name(),
+        lengths.len(),
+        lengths[0],
+        lengths[lengths.len() / 2],
+        lengths[lengths.len() - 1]
+    );
     Ok(())
 }

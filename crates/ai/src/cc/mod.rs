@@ -6,10 +6,13 @@
 //! [`eval`], which reads each seat's real destination camps from the rules, so every rule option
 //! (sets, 15 pieces, Japanese king, swaps …) is handled by the rules engine's move generator and
 //! the camps it reports.
+//!
+//! [`solitaire`] solves the crossing puzzle (one set alone, the fewest moves across).
 
 pub mod eval;
 mod maxn;
 pub(crate) mod search;
+pub mod solitaire;
 
 use chinese_checkers::{Game, Move};
 

@@ -1,0 +1,395 @@
+//! The crossing solver: the fewest moves that take ten pieces alone across the board
+//! ([`Solitaire`], the « Défi solitaire »), found by depth-first searches pruned with an
+//! admissible bound (the rows relaxation of [`rows`]) and a table of the positions already
+//! searched.
+//!
+//! Two searches:
+//! - [`Solver::symmetric`], from the standard start: a crossing read backwards and mirrored is a
+//!   crossing (moves can be played back, and the mirror swaps the camps), so a crossing that is
+//!   its own mirror image is settled by its first half. A crossing of `2k + 1` moves whose middle
+//!   move takes a piece to its mirror hole is `k` moves to a position that is symmetric but for
+//!   that piece; one of `2k` moves reaches a symmetric position in `k`. This bidirectional
+//!   search (the two halves meet in the middle, one of them for free) searches only `k` moves
+//!   deep, pruned with the rows distance to the near-symmetric spreads, and returns the shortest
+//!   symmetric crossing. From the start it finds one of 27 moves, the optimum (Bell 2009).
+//! - [`Solver::shortest`], from any position: IDA* with the rows distance to the goal, exact
+//!   (it proves that nothing shorter exists) but exponential in the length: fast for the end of
+//!   a crossing, out of reach for a whole one (`--prove` of `dames cc solve` can try).
+
+pub(crate) mod rows;
+
+use chinese_checkers::{Bitboard, Move, Solitaire};
+
+use rows::{RowTable, Spread, FAR, ROWS};
+
+/// A crossing found by the solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    /// The moves, from the position searched to the goal.
+    pub moves: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// Why a search gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsolved {
+    /// No crossing within the move limit.
+    TooLong,
+    /// The node limit was reached first.
+    OutOfNodes,
+}
+
+/// The solver: the rows tables (built once, a few seconds) and the table of searched positions.
+pub struct Solver {
+    to_goal: &'static RowTable,
+    seen: Seen,
+    nodes: u64,
+    node_limit: u64,
+    progress: Option<Box<dyn FnMut(u32, u64) + Send>>,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// A solver with a table of `2^22` searched positions and no node limit.
+    pub fn new() -> Solver {
+        Solver::with_table_bits(22)
+    }
+
+    /// A solver with a table of `2^bits` searched positions (17 bytes each).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        Solver {
+            to_goal: rows::to_goal(),
+            seen: Seen::new(bits),
+            nodes: 0,
+            node_limit: u64::MAX,
+            progress: None,
+        }
+    }
+
+    /// Calls `f(length, nodes)` after each length searched without a crossing (the positions
+    /// searched so far).
+    pub fn on_progress(&mut self, f: impl FnMut(u32, u64) + Send + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
+    fn report(&mut self, length: u32) {
+        let nodes = self.nodes;
+        if let Some(f) = &mut self.progress {
+            f(length, nodes);
+        }
+    }
+
+    /// Stops the searches after `nodes` positions (counted over all the bounds tried).
+    pub fn set_node_limit(&mut self, nodes: u64) {
+        self.node_limit = nodes;
+    }
+
+    /// A lower bound on the moves from `position` to the goal (the rows relaxation).
+    pub fn lower_bound(&self, position: Solitaire) -> u32 {
+        u32::from(self.to_goal.of(position))
+    }
+
+    /// The shortest crossing from the standard start that is its own mirror image read
+    /// backwards, of `min_moves` to `max_moves` moves (the shortest overall if `min_moves` is at
+    /// most the rows bound of the start).
+    ///
+    /// # Errors
+    /// [`Unsolved`] if there is none within `max_moves` or the node limit was reached.
+    pub fn symmetric(&mut self, min_moves: u32, max_moves: u32) -> Result<Crossing, Unsolved> {
+        self.nodes = 0;
+        let start = Solitaire::start();
+        let mut tables: [Option<RowTable>; 2] = [None, None];
+        for length in self.lower_bound(start).max(min_moves)..=max_moves {
+            let odd = (length % 2) as usize;
+            let middle = tables[odd].get_or_insert_with(|| {
+                RowTable::build(if odd == 1 { near_symmetric } else { symmetric })
+            });
+            let half = length / 2;
+            if u32::from(middle.of(start)) > half {
+                continue;
+            }
+            let mut search = Half {
+                to_goal: self.to_goal,
+                middle,
+                length,
+                half,
+                odd: odd == 1,
+                seen: &mut self.seen,
+                nodes: &mut self.nodes,
+                node_limit: self.node_limit,
+                path: Vec::with_capacity(half as usize),
+                buffers: move_buffers(half),
+            };
+            search.seen.clear();
+            if let Some(middle_move) = search.search(start, 0)? {
+                let mut moves = search.path.clone();
+                moves.extend(middle_move);
+                moves.extend(search.path.iter().rev().map(|m| {
+                    Move::new(Solitaire::mirror_cell(m.to), Solitaire::mirror_cell(m.from))
+                }));
+                return Ok(Crossing {
+                    moves,
+                    nodes: self.nodes,
+                });
+            }
+            self.report(length);
+        }
+        Err(Unsolved::TooLong)
+    }
+
+    /// The shortest crossing from `position` (IDA*: exact, exponential in the length), of at
+    /// most `max_moves` moves.
+    ///
+    /// # Errors
+    /// [`Unsolved`] if there is none within `max_moves` or the node limit was reached.
+    pub fn shortest(&mut self, position: Solitaire, max_moves: u32) -> Result<Crossing, Unsolved> {
+        self.nodes = 0;
+        let first = self.lower_bound(position);
+        for bound in first..=max_moves {
+            let mut search = Deepening {
+                to_goal: self.to_goal,
+                bound,
+                seen: &mut self.seen,
+                nodes: &mut self.nodes,
+                node_limit: self.node_limit,
+                path: Vec::with_capacity(bound as usize),
+                buffers: move_buffers(bound),
+            };
+            search.seen.clear();
+            if search.search(position, 0)? {
+                return Ok(Crossing {
+                    moves: search.path,
+                    nodes: self.nodes,
+                });
+            }
+            self.report(bound);
+        }
+        Err(Unsolved::TooLong)
+    }
+
+    /// Positions searched by the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// A spread symmetric about the middle row.
+fn symmetric(spread: &Spread) -> bool {
+    *spread == rows::mirrored(spread)
+}
+
+/// A spread that is symmetric but for one piece (the middle move of an odd crossing takes a
+/// piece from row `r` to row `16 - r`; the other nine are symmetric).
+fn near_symmetric(spread: &Spread) -> bool {
+    (0..ROWS).any(|r| {
+        let mut s = *spread;
+        s[r] > 0 && {
+            s[r] -= 1;
+            symmetric(&s)
+        }
+    })
+}
+
+/// A move list for each depth of a search `depth` moves deep.
+fn move_buffers(depth: u32) -> Vec<Vec<(i8, Move)>> {
+    (0..=depth)
+        .map(|_| Vec::with_capacity(chinese_checkers::MAX_MOVES))
+        .collect()
+}
+
+/// The moves of `position`, most forward first (rows gained, then the row left: the back
+/// pieces first).
+fn ordered_moves(position: Solitaire, out: &mut Vec<(i8, Move)>) {
+    out.clear();
+    position.for_each_piece_move(|from, to| {
+        let from_row = rows::row(from) as i8;
+        for to in to {
+            let gain = rows::row(to) as i8 - from_row;
+            out.push((gain * 20 - from_row, Move::new(from, to)));
+        }
+    });
+    out.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+}
+
+/// The first half of a symmetric crossing of `length` moves.
+struct Half<'a> {
+    to_goal: &'a RowTable,
+    middle: &'a RowTable,
+    length: u32,
+    half: u32,
+    odd: bool,
+    seen: &'a mut Seen,
+    nodes: &'a mut u64,
+    node_limit: u64,
+    path: Vec<Move>,
+    /// The move list of each depth, allocated once.
+    buffers: Vec<Vec<(i8, Move)>>,
+}
+
+impl Half<'_> {
+    /// Searches from `position`, `depth` moves from the start; `Some(middle move)` when the
+    /// path in `self.path` ends the half (the middle move, for an odd length).
+    fn search(
+        &mut self,
+        position: Solitaire,
+        depth: u32,
+    ) -> Result<Option<Option<Move>>, Unsolved> {
+        *self.nodes += 1;
+        if *self.nodes > self.node_limit {
+            return Err(Unsolved::OutOfNodes);
+        }
+        if depth == self.half {
+            return Ok(self.meets(position));
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
+        ordered_moves(position, &mut moves);
+        let result = self.children(position, depth, &moves);
+        self.buffers[depth as usize] = moves;
+        result
+    }
+
+    fn children(
+        &mut self,
+        position: Solitaire,
+        depth: u32,
+        moves: &[(i8, Move)],
+    ) -> Result<Option<Option<Move>>, Unsolved> {
+        for &(_, mv) in moves {
+            let mut child = position;
+            child.play_unchecked(mv);
+            let d = depth + 1;
+            let spread = rows::spread(child);
+            if d + u32::from(self.middle.get(&spread)) > self.half
+                || d + u32::from(self.to_goal.get(&spread)) > self.length
+                || !self.seen.first_visit(child, d)
+            {
+                continue;
+            }
+            self.path.push(mv);
+            if let Some(found) = self.search(child, d)? {
+                return Ok(Some(found));
+            }
+            self.path.pop();
+        }
+        Ok(None)
+    }
+
+    /// Whether the half ends at `position`: `Some(None)` if its mirror image is the same (even
+    /// length), `Some(middle move)` if a piece going to its mirror hole makes it (odd length).
+    fn meets(&self, position: Solitaire) -> Option<Option<Move>> {
+        let differ = position.pieces().0 ^ position.mirrored().pieces().0;
+        if !self.odd {
+            return (differ == 0).then_some(None);
+        }
+        if differ.count_ones() != 2 {
+            return None;
+        }
+        let from = Bitboard(differ & position.pieces().0).next()?;
+        let to = Solitaire::mirror_cell(from);
+        position
+            .destinations(from)
+            .contains(to)
+            .then_some(Some(Move::new(from, to)))
+    }
+}
+
+/// One bound of IDA*.
+struct Deepening<'a> {
+    to_goal: &'a RowTable,
+    bound: u32,
+    seen: &'a mut Seen,
+    nodes: &'a mut u64,
+    node_limit: u64,
+    path: Vec<Move>,
+    /// The move list of each depth, allocated once.
+    buffers: Vec<Vec<(i8, Move)>>,
+}
+
+impl Deepening<'_> {
+    fn search(&mut self, position: Solitaire, depth: u32) -> Result<bool, Unsolved> {
+        *self.nodes += 1;
+        if *self.nodes > self.node_limit {
+            return Err(Unsolved::OutOfNodes);
+        }
+        if position.is_crossed() {
+            return Ok(true);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
+        ordered_moves(position, &mut moves);
+        let result = self.children(position, depth, &moves);
+        self.buffers[depth as usize] = moves;
+        result
+    }
+
+    fn children(
+        &mut self,
+        position: Solitaire,
+        depth: u32,
+        moves: &[(i8, Move)],
+    ) -> Result<bool, Unsolved> {
+        for &(_, mv) in moves {
+            let mut child = position;
+            child.play_unchecked(mv);
+            let d = depth + 1;
+            let h = self.to_goal.of(child);
+            if h == FAR || d + u32::from(h) > self.bound || !self.seen.first_visit(child, d) {
+                continue;
+            }
+            self.path.push(mv);
+            if self.search(child, d)? {
+                return Ok(true);
+            }
+            self.path.pop();
+        }
+        Ok(false)
+    }
+}
+
+/// The positions already searched within the current bound, with the fewest moves they were
+/// reached in: a position reached again in as many moves or more has nothing new to give.
+/// A fixed table, the newest entry replacing an older one of the same slot.
+struct Seen {
+    keys: Vec<u128>,
+    depth: Vec<u8>,
+    mask: usize,
+}
+
+impl Seen {
+    fn new(bits: u32) -> Seen {
+        let size = 1usize << bits;
+        Seen {
+            keys: vec![0; size],
+            depth: vec![u8::MAX; size],
+            mask: size - 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.keys.fill(0);
+        self.depth.fill(u8::MAX);
+    }
+
+    /// Records `position` at `depth`; false if it was already searched at that depth or less.
+    fn first_visit(&mut self, position: Solitaire, depth: u32) -> bool {
+        let key = position.pieces().0;
+        let hash = ((key as u64) ^ ((key >> 64) as u64).rotate_left(29))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = (hash >> 20) as usize & self.mask;
+        let depth = depth as u8;
+        if self.keys[slot] == key && self.depth[slot] <= depth {
+            return false;
+        }
+        self.keys[slot] = key;
+        self.depth[slot] = depth;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;
