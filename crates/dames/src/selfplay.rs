@@ -53,7 +53,8 @@ pub struct Args {
     /// is taken from --players.
     #[arg(long)]
     rules: Option<String>,
-    /// Multi-player search for A in Chinese checkers: focused (the default), paranoid or maxn.
+    /// Multi-player search for A in Chinese checkers: focused (the default), paranoid, maxn or
+    /// brs (Best-Reply Search).
     #[arg(long, default_value = "focused")]
     a_multi: String,
     /// Multi-player search for B.
@@ -80,7 +81,8 @@ impl Player {
             "focused" => dames_ai::cc::MultiSearch::Focused,
             "paranoid" => dames_ai::cc::MultiSearch::Paranoid,
             "maxn" => dames_ai::cc::MultiSearch::MaxN,
-            other => bail!("unknown multi-player search {other:?} (focused, paranoid, maxn)"),
+            "brs" => dames_ai::cc::MultiSearch::BestReply,
+            other => bail!("unknown multi-player search {other:?} (focused, paranoid, maxn, brs)"),
         };
         if name.eq_ignore_ascii_case("greedy") {
             return Ok(Player::Greedy);
@@ -93,6 +95,7 @@ impl Player {
     fn name(self) -> String {
         match self {
             Player::Level(l, dames_ai::cc::MultiSearch::MaxN) => format!("{}(maxn)", l.name()),
+            Player::Level(l, dames_ai::cc::MultiSearch::BestReply) => format!("{}(brs)", l.name()),
             Player::Level(l, dames_ai::cc::MultiSearch::Paranoid) => {
                 format!("{}(paranoid)", l.name())
             }

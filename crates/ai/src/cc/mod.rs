@@ -36,6 +36,10 @@ pub enum MultiSearch {
     Paranoid,
     /// Each seat maximises its own value (no deep pruning; a beam of the best moves per node).
     MaxN,
+    /// Best-Reply Search (Schadd and Winands, 2011): the searching seat's turns alternate with
+    /// one reply, the most dangerous move of any single opponent; the other opponents do not
+    /// move. More depth for one's own moves, less pessimism than paranoid.
+    BestReply,
 }
 
 /// The move to play in `game` for the side to move, or `None` if the game is over, there is no
@@ -88,7 +92,8 @@ pub fn analyse_with(
             MultiSearch::Focused if game.rules().players > 2 && plan.focused => REPLY_BEAM,
             _ => usize::MAX,
         };
-        let mut s = Searcher::new(game, clock, tt_nodes, beam);
+        let best_reply = multi == MultiSearch::BestReply;
+        let mut s = Searcher::new(game, clock, tt_nodes, beam, best_reply);
         deepen(
             &mut s,
             game,

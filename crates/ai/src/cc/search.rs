@@ -45,10 +45,19 @@ pub struct Searcher {
     pieces: u8,
     /// Moves an opponent may answer with (its best by the ordering); `usize::MAX`: all.
     reply_beam: usize,
+    /// Best-Reply Search: at the opponents' turn, every opponent's moves are tried as the one
+    /// reply, and the searching seat moves again after it.
+    best_reply: bool,
 }
 
 impl Searcher {
-    pub fn new(root: &Game, clock: Clock, tt_nodes: u64, reply_beam: usize) -> Searcher {
+    pub fn new(
+        root: &Game,
+        clock: Clock,
+        tt_nodes: u64,
+        reply_beam: usize,
+        best_reply: bool,
+    ) -> Searcher {
         Searcher {
             root: root.to_move(),
             clock,
@@ -64,6 +73,7 @@ impl Searcher {
             players: root.rules().players,
             reply_beam,
             pieces: root.rules().pieces,
+            best_reply: best_reply && root.rules().players > 2,
         }
     }
 
@@ -209,11 +219,38 @@ impl Searcher {
         (best, best_move)
     }
 
-    /// The legal moves with their ordering keys.
-    fn generate(&mut self, game: &Game, tt: Option<u16>, ply: usize, out: &mut Vec<(i32, Move)>) {
+    /// The legal moves with their ordering keys: of the side to move, or in Best-Reply Search
+    /// at the opponents' turn, of every opponent that can move.
+    pub(super) fn generate(
+        &mut self,
+        game: &Game,
+        tt: Option<u16>,
+        ply: usize,
+        out: &mut Vec<(i32, Move)>,
+    ) {
+        out.clear();
+        if self.best_reply && game.to_move() != self.root {
+            for seat in game.rules().seats() {
+                let mut turn = *game;
+                if seat != self.root && turn.give_turn(seat).is_ok() {
+                    self.generate_for(&turn, tt, ply, out);
+                }
+            }
+        } else {
+            self.generate_for(game, tt, ply, out);
+        }
+    }
+
+    /// Appends the moves of the side to move with their ordering keys.
+    fn generate_for(
+        &mut self,
+        game: &Game,
+        tt: Option<u16>,
+        ply: usize,
+        out: &mut Vec<(i32, Move)>,
+    ) {
         let list = &mut self.lists[ply];
         game.legal_moves(list);
-        out.clear();
         let t = tables();
         let seat = game.to_move();
         let camps = game.rules().seat_camps(seat);
@@ -276,9 +313,25 @@ impl Tree for Searcher {
         self.line[0] = root.hash();
     }
 
+    /// In Best-Reply Search, an opponent's move is played for the seat it belongs to, and the
+    /// searching seat moves next (if it still can).
     fn play(&mut self, game: &Game, mv: Move, _: usize) -> Game {
         let mut child = *game;
-        child.play_unchecked(mv);
+        if self.best_reply && game.to_move() != self.root {
+            let seat = game.piece_at(mv.from).and_then(|p| p.seat);
+            if let Some(seat) = seat.filter(|&s| s != child.to_move()) {
+                child
+                    .give_turn(seat)
+                    .expect("a generated reply's seat can move");
+            }
+            child.play_unchecked(mv);
+            if !child.is_over() && child.to_move() != self.root {
+                // Fails only if the root seat is out or blocked: the turn then goes on as usual.
+                let _ = child.give_turn(self.root);
+            }
+        } else {
+            child.play_unchecked(mv);
+        }
         child
     }
 

@@ -116,15 +116,11 @@ fn every_rule_variant_gets_a_legal_move_in_random_positions() {
                 assert!(game.is_legal(a.best), "{rules:?} {level:?}: {}", a.best);
             }
             if rules.players > 2 {
-                let a = analyse_with(
-                    &game,
-                    Level::Expert,
-                    &limits(1),
-                    &nodes(800),
-                    MultiSearch::MaxN,
-                )
-                .unwrap();
-                assert!(game.is_legal(a.best), "max^n, {rules:?}");
+                for multi in [MultiSearch::MaxN, MultiSearch::BestReply] {
+                    let a =
+                        analyse_with(&game, Level::Expert, &limits(1), &nodes(800), multi).unwrap();
+                    assert!(game.is_legal(a.best), "{multi:?}, {rules:?}");
+                }
             }
         }
     }
@@ -305,4 +301,48 @@ fn two_experts_finish_a_game_without_shuffling() {
     let outcome = game.outcome().unwrap();
     assert_eq!(outcome.ending(), Ending::Finished, "after {plies} plies");
     assert!(plies < 200, "{plies} plies");
+}
+
+#[test]
+fn best_reply_search_lets_any_one_opponent_reply_then_the_searcher_moves() {
+    let mut game = Game::new(
+        Rules {
+            players: 3,
+            ..Rules::default()
+        },
+        Seat(0),
+    )
+    .unwrap();
+    let first = game.legal_moves_vec()[0];
+    game.play(first).unwrap();
+    assert_eq!(game.to_move(), Seat(1));
+    let clock = crate::time::Clock::new(Some(Duration::from_secs(5)), None, Default::default());
+    let mut s = search::Searcher::new(&game, clock, 1 << 14, usize::MAX, true);
+    s.root = Seat(0);
+    let mut replies = Vec::new();
+    s.generate(&game, None, 1, &mut replies);
+    let seat_of = |mv: Move| game.piece_at(mv.from).and_then(|p| p.seat).unwrap();
+    let mut seats: Vec<Seat> = replies.iter().map(|&(_, mv)| seat_of(mv)).collect();
+    seats.dedup();
+    assert_eq!(
+        seats,
+        vec![Seat(1), Seat(2)],
+        "both opponents' moves, nobody else's"
+    );
+    let mut of_seat_2 = game;
+    of_seat_2.give_turn(Seat(2)).unwrap();
+    assert_eq!(
+        replies.len(),
+        game.legal_moves_vec().len() + of_seat_2.legal_moves_vec().len()
+    );
+    // Seat 2 replies out of turn; seat 1 does not move, and seat 0 is to move again.
+    let reply = replies
+        .iter()
+        .map(|&(_, mv)| mv)
+        .find(|&mv| seat_of(mv) == Seat(2))
+        .unwrap();
+    let child = crate::search::Tree::play(&mut s, &game, reply, 2);
+    assert_eq!(child.to_move(), Seat(0));
+    assert!(child.piece_at(reply.to).is_some() && child.piece_at(reply.from).is_none());
+    assert_eq!(child.seat_pieces_of(Seat(1)), game.seat_pieces_of(Seat(1)));
 }
