@@ -58,6 +58,9 @@ pub struct SolveArgs {
     /// proven optimum).
     #[arg(long, default_value_t = 0)]
     min_moves: u32,
+    /// No move back a row in the first half of the crossing: much faster, not exhaustive.
+    #[arg(long)]
+    forward_only: bool,
     /// Then look for any crossing (not only symmetric ones) one move shorter, with IDA*: proves
     /// the crossing found optimal, but takes very long.
     #[arg(long)]
@@ -217,6 +220,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     if let Some(nodes) = args.nodes {
         solver.set_node_limit(nodes);
     }
+    solver.set_forward_only(args.forward_only);
     let clock = Instant::now();
     solver.on_progress(move |length, nodes| {
         eprintln!(

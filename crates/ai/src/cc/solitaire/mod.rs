@@ -46,6 +46,7 @@ pub struct Solver {
     seen: Seen,
     nodes: u64,
     node_limit: u64,
+    forward_only: bool,
     progress: Option<Box<dyn FnMut(u32, u64) + Send>>,
 }
 
@@ -68,6 +69,7 @@ impl Solver {
             seen: Seen::new(bits),
             nodes: 0,
             node_limit: u64::MAX,
+            forward_only: false,
             progress: None,
         }
     }
@@ -83,6 +85,13 @@ impl Solver {
         if let Some(f) = &mut self.progress {
             f(length, nodes);
         }
+    }
+
+    /// Makes [`Solver::symmetric`] play no move that goes back a row in the first half: much
+    /// faster, but no longer exhaustive (a crossing found is real, the shortest symmetric one
+    /// is no longer guaranteed).
+    pub fn set_forward_only(&mut self, forward_only: bool) {
+        self.forward_only = forward_only;
     }
 
     /// Stops the searches after `nodes` positions (counted over all the bounds tried).
@@ -120,6 +129,7 @@ impl Solver {
                 length,
                 half,
                 odd: odd == 1,
+                forward_only: self.forward_only,
                 seen: &mut self.seen,
                 nodes: &mut self.nodes,
                 node_limit: self.node_limit,
@@ -197,7 +207,7 @@ fn near_symmetric(spread: &Spread) -> bool {
 }
 
 /// A move list for each depth of a search `depth` moves deep.
-fn move_buffers(depth: u32) -> Vec<Vec<(i8, Move)>> {
+fn move_buffers(depth: u32) -> Vec<Vec<(i32, Move)>> {
     (0..=depth)
         .map(|_| Vec::with_capacity(chinese_checkers::MAX_MOVES))
         .collect()
@@ -205,12 +215,12 @@ fn move_buffers(depth: u32) -> Vec<Vec<(i8, Move)>> {
 
 /// The moves of `position`, most forward first (rows gained, then the row left: the back
 /// pieces first).
-fn ordered_moves(position: Solitaire, out: &mut Vec<(i8, Move)>) {
+fn ordered_moves(position: Solitaire, out: &mut Vec<(i32, Move)>) {
     out.clear();
     position.for_each_piece_move(|from, to| {
-        let from_row = rows::row(from) as i8;
+        let from_row = rows::row(from) as i32;
         for to in to {
-            let gain = rows::row(to) as i8 - from_row;
+            let gain = rows::row(to) as i32 - from_row;
             out.push((gain * 20 - from_row, Move::new(from, to)));
         }
     });
@@ -224,12 +234,13 @@ struct Half<'a> {
     length: u32,
     half: u32,
     odd: bool,
+    forward_only: bool,
     seen: &'a mut Seen,
     nodes: &'a mut u64,
     node_limit: u64,
     path: Vec<Move>,
     /// The move list of each depth, allocated once.
-    buffers: Vec<Vec<(i8, Move)>>,
+    buffers: Vec<Vec<(i32, Move)>>,
 }
 
 impl Half<'_> {
@@ -258,9 +269,12 @@ impl Half<'_> {
         &mut self,
         position: Solitaire,
         depth: u32,
-        moves: &[(i8, Move)],
+        moves: &[(i32, Move)],
     ) -> Result<Option<Option<Move>>, Unsolved> {
         for &(_, mv) in moves {
+            if self.forward_only && rows::row(mv.to) < rows::row(mv.from) {
+                continue;
+            }
             let mut child = position;
             child.play_unchecked(mv);
             let d = depth + 1;
@@ -308,7 +322,7 @@ struct Deepening<'a> {
     node_limit: u64,
     path: Vec<Move>,
     /// The move list of each depth, allocated once.
-    buffers: Vec<Vec<(i8, Move)>>,
+    buffers: Vec<Vec<(i32, Move)>>,
 }
 
 impl Deepening<'_> {
@@ -331,7 +345,7 @@ impl Deepening<'_> {
         &mut self,
         position: Solitaire,
         depth: u32,
-        moves: &[(i8, Move)],
+        moves: &[(i32, Move)],
     ) -> Result<bool, Unsolved> {
         for &(_, mv) in moves {
             let mut child = position;
