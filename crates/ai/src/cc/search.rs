@@ -48,6 +48,9 @@ pub struct Searcher {
     /// Best-Reply Search: at the opponents' turn, every opponent's moves are tried as the one
     /// reply, and the searching seat moves again after it.
     best_reply: bool,
+    /// No other seat has a piece (the crossing puzzle): a repeated position is a waste of
+    /// moves, worth what it was worth before, not a draw.
+    alone: bool,
 }
 
 impl Searcher {
@@ -74,6 +77,10 @@ impl Searcher {
             reply_beam,
             pieces: root.rules().pieces,
             best_reply: best_reply && root.rules().players > 2,
+            alone: root
+                .rules()
+                .seats()
+                .all(|s| s == root.to_move() || root.seat_pieces_of(s).is_empty()),
         }
     }
 
@@ -159,7 +166,7 @@ impl Searcher {
         }
         let hash = game.hash();
         if self.line[..ply].contains(&hash) {
-            return Some(0);
+            return Some(if self.alone { self.evaluate(game) } else { 0 });
         }
         self.line[ply] = hash;
         (depth <= 0 || ply >= MAX_PLY).then(|| self.evaluate(game))
