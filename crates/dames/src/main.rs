@@ -21,6 +21,8 @@ mod score;
 mod selfplay;
 #[cfg(feature = "server")]
 mod serve;
+#[cfg(feature = "ai")]
+mod tune;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +62,10 @@ enum Command {
     /// score, W/D/L, Wilson interval and Elo.
     #[cfg(feature = "ai")]
     Match(hubmatch::Args),
+    /// Fit the draughts evaluation on games: generate positions, read PDN, fit the weights.
+    #[cfg(feature = "ai")]
+    #[command(subcommand)]
+    Tune(tune::Command),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -86,5 +92,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Loadtest(cmd)) => loadtest::run(cmd),
         #[cfg(feature = "ai")]
         Some(Command::Match(args)) => hubmatch::run(args),
+        #[cfg(feature = "ai")]
+        Some(Command::Tune(cmd)) => tune::run(cmd),
     }
 }

@@ -6,8 +6,9 @@
 mod eval;
 mod offer;
 pub(crate) mod search;
+mod weights;
 
-pub use eval::evaluate;
+pub use eval::{drawish_divisor, evaluate, features, Feature, Features, PHASE_ONE};
 pub use offer::accepts_draw;
 
 use draughts::{Board, Game, GameOf, Move, MoveInfo, Position};
@@ -20,6 +21,12 @@ use search::{Here, Searcher, MAX_PLY};
 /// Plies per step of [`crate::Plan::max_depth`]: a move of each side (Facile looks 2 plies
 /// ahead, Normal 4, both with capture quiescence on top).
 const PLIES_PER_STEP: u32 = 2;
+
+/// The evaluation's weights, `[opening, ending]` per [`Feature`] (what `dames tune` starts
+/// from).
+pub fn weights() -> &'static [[i16; 2]] {
+    &weights::WEIGHTS
+}
 
 /// The move to play for the side to move, or `None` if there is none or the search was
 /// cancelled.
