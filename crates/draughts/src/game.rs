@@ -112,6 +112,12 @@ impl<B: Board> GameOf<B> {
         self.outcome
     }
 
+    /// The counters of the move-count draw rules in the current position (what a search needs
+    /// to see those draws coming).
+    pub fn counters(&self) -> DrawCounters {
+        self.counters
+    }
+
     /// The legal moves, none once the game is over.
     pub fn legal_moves(&self) -> MoveList<B> {
         if self.outcome.is_some() {

@@ -45,7 +45,7 @@ pub mod position;
 pub mod zobrist;
 
 pub use board::{Board, Brazilian, Canadian, Color, International, Square, Variant};
-pub use draw::{DrawReason, Outcome, Rules, RulesError, WinReason};
+pub use draw::{DrawCounters, DrawReason, Outcome, Rules, RulesError, WinReason};
 pub use fen::{parse_fen, to_fen, ParseFenError};
 pub use game::{Game, GameOf, PlayError};
 pub use moves::{Move, MoveList};

@@ -132,7 +132,13 @@ pub fn analyse_in<B: Board>(
         Some(t) => t.take(),
         None => Tt::for_nodes(tt_nodes),
     };
-    let mut s = Searcher::<B>::new(clock, tt, game.reversible_history());
+    let mut s = Searcher::<B>::new(
+        clock,
+        tt,
+        game.reversible_history(),
+        game.counters(),
+        game.rules(),
+    );
     let root = Here {
         pos,
         hash: game.hash(),

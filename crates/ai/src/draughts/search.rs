@@ -2,10 +2,11 @@
 //! to its own code), driven by the shared driver (`crate::search`: iterative deepening, root
 //! loop, PVS step): transposition table on the rules engine's incremental Zobrist hash, capture
 //! quiescence (captures are forced, so a position with a capture is never evaluated
-//! statically), single-reply extension, killers and history, late move reductions, and
-//! repetitions scored as draws.
+//! statically), single-reply extension, killers and history, late move reductions, and the
+//! draw rules tracked along the line: repetitions, and the FMJD move counters (25 king moves
+//! each, three pieces or two against a lone king) scored as draws where the game would end.
 
-use draughts::{Board, Move, MoveList, Position};
+use draughts::{Board, DrawCounters, Move, MoveList, Position, Rules};
 
 use super::eval::evaluate;
 use crate::search::{pick, pvs, Pv, Step, Tree, INF};
@@ -33,6 +34,9 @@ pub(crate) struct Searcher<B: Board> {
     path: Vec<u64>,
     /// Per ply: index in `path` from which positions can repeat.
     floor: [usize; MAX_PLY + 1],
+    /// Per ply: the draw rules' move counters (the game's at the root).
+    counters: [DrawCounters; MAX_PLY + 1],
+    rules: Rules,
     root_depth: i32,
 }
 
@@ -57,7 +61,14 @@ fn index_of<B: Board>(list: &[Move<B>], mv: Move<B>) -> u16 {
 }
 
 impl<B: Board> Searcher<B> {
-    pub fn new(clock: Clock, tt: Tt, history: &[u64]) -> Self {
+    /// A searcher from a game's reversible history, draw counters and rules.
+    pub fn new(
+        clock: Clock,
+        tt: Tt,
+        history: &[u64],
+        counters: DrawCounters,
+        rules: Rules,
+    ) -> Self {
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 2);
         path.extend_from_slice(history);
         Searcher {
@@ -70,17 +81,22 @@ impl<B: Board> Searcher<B> {
             pv: Pv::new(MAX_PLY),
             path,
             floor: [0; MAX_PLY + 1],
+            counters: [counters; MAX_PLY + 1],
+            rules,
             root_depth: 1,
         }
     }
 
-    fn push(&mut self, pos: &Position<B>, mv: Move<B>, hash: u64, ply: usize) {
+    fn push(&mut self, pos: &Position<B>, mv: Move<B>, after: &Position<B>, hash: u64, ply: usize) {
         self.floor[ply] = if pos.is_reversible(mv) {
             self.floor[ply - 1]
         } else {
             self.path.len()
         };
         self.path.push(hash);
+        let mut counters = self.counters[ply - 1];
+        counters.update(pos, mv, after);
+        self.counters[ply] = counters;
     }
 
     fn repeated(&self, ply: usize) -> bool {
@@ -159,6 +175,14 @@ impl<B: Board> Searcher<B> {
     fn leaf(&mut self, pos: &Position<B>, depth: i32, ply: usize) -> Option<i32> {
         if self.clock.tick() || self.repeated(ply) {
             return Some(0);
+        }
+        if ply > 0 && self.counters[ply].draw(&self.rules).is_some() {
+            // The game ends here, unless the side to move has no move (a loss comes first).
+            return Some(if pos.has_any_move() {
+                0
+            } else {
+                -WIN + ply as i32
+            });
         }
         if ply >= MAX_PLY {
             return Some(evaluate(pos));
@@ -271,11 +295,9 @@ impl<B: Board> Tree for Searcher<B> {
 
     fn play(&mut self, here: &Here<B>, mv: Move<B>, ply: usize) -> Here<B> {
         let hash = here.hash ^ here.pos.zobrist_delta(mv);
-        self.push(&here.pos, mv, hash, ply);
-        Here {
-            pos: here.pos.play_unchecked(mv),
-            hash,
-        }
+        let pos = here.pos.play_unchecked(mv);
+        self.push(&here.pos, mv, &pos, hash, ply);
+        Here { pos, hash }
     }
 
     fn unplay(&mut self, _: usize) {

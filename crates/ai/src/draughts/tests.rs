@@ -176,3 +176,55 @@ fn a_table_kept_between_searches_saves_work() {
         again.nodes
     );
 }
+
+/// Kings only, two ahead, after `plies` non-capturing king moves without a repetition and
+/// with nothing ever attacked (random walks, the first that gets there): a game that the
+/// 25-move rule is about to end.
+fn kings_walk(plies: usize) -> GameOf<draughts::International> {
+    let start: draughts::Position<draughts::International> =
+        draughts::parse_fen("W:WK46,K47,K48,K49:BK3,K5").unwrap();
+    'walk: for seed in 0.. {
+        let mut rng = Rng::new(seed);
+        let mut game = GameOf::from_position(Rules::default(), start);
+        let mut seen = std::collections::HashSet::from([game.hash()]);
+        for _ in 0..plies {
+            let pos = *game.position();
+            let quiet: Vec<_> = game
+                .legal_moves()
+                .into_iter()
+                .filter(|&mv| {
+                    let after = pos.play_unchecked(mv);
+                    !mv.is_capture()
+                        && !after.has_captures()
+                        && !after.with_side_to_move(pos.side_to_move()).has_captures()
+                        && !seen.contains(&after.zobrist())
+                })
+                .collect();
+            if quiet.is_empty() {
+                continue 'walk;
+            }
+            game.play(quiet[rng.below(quiet.len())]).unwrap();
+            seen.insert(game.hash());
+        }
+        assert!(game.outcome().is_none());
+        return game;
+    }
+    unreachable!()
+}
+
+#[test]
+fn the_25_king_move_draw_is_seen_in_the_search() {
+    // 24 moves each played: Black's next reply ends the game drawn unless a capture comes
+    // first (nothing is attacked now, so only a king offered by White can reset the count). The
+    // search sees it: the position is worth 0, or the line offers a king; with the counter
+    // fresh, four kings against two are worth a lot.
+    let late = kings_walk(48);
+    let budget = nodes(20_000);
+    let a = analyse_of(&late, Level::Expert, &limits(0), &budget, &mut |_| {}).unwrap();
+    let resets = a.pv.iter().take(2).any(|mv| mv.is_capture());
+    assert!(a.score == 0 || resets, "{a:?}");
+    let fresh = GameOf::from_position(Rules::default(), *late.position());
+    let b = analyse_of(&fresh, Level::Expert, &limits(0), &budget, &mut |_| {}).unwrap();
+    assert!(b.score > 300, "{b:?}");
+    assert!(a.score < b.score - 300, "{a:?} {b:?}");
+}
