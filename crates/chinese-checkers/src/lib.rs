@@ -67,7 +67,7 @@
 //! `gcc -O2`), `./scripts/ccperft-ratio` runs bulk 2-player perft 6 from the start, both pinned
 //! to one core, in 5 interleaved pairs: median ratio **3.40× in wall time, 3.22× in CPU time**
 //! (commit of the `u64` lanes, shared 2-core machine at load 12–16; 1.5–1.9× with the former
-//! `u128` lanes). Measured again on commit `74d7d7e` (same generator) at load 14, where wall
+//! `u128` lanes). Measured again on commit `5e8e133` (same generator) at load 14, where wall
 //! times swing: median **2.57× in wall time, 2.41× in CPU time** (CPU ratios 2.35–2.47).
 //!
 //! **CPU baseline**: the release binary targets plain x86-64 (no `.cargo/config.toml`, no
