@@ -146,6 +146,9 @@ pub enum AppError {
     /// The room's settings turn hints off.
     #[error("hints are turned off in this room")]
     HintsOff,
+    /// A PDN or FEN text to import does not give a position to play from; the detail says why.
+    #[error("invalid position: {0}")]
+    InvalidPosition(crate::position::ImportError),
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -174,6 +177,7 @@ impl AppError {
             Self::Invalid(_) => "invalid_input",
             Self::NotPlayed => "not_played",
             Self::HintsOff => "hints_off",
+            Self::InvalidPosition(_) => "invalid_position",
             Self::Internal => "internal",
         }
     }
@@ -184,7 +188,8 @@ impl AppError {
             Self::BadJson(_)
             | Self::InvalidName(_)
             | Self::InvalidSettings(_)
-            | Self::Invalid(_) => StatusCode::BAD_REQUEST,
+            | Self::Invalid(_)
+            | Self::InvalidPosition(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnknownRoom | Self::NotFound => StatusCode::NOT_FOUND,
             Self::RoomFull
@@ -227,6 +232,9 @@ impl AppError {
             if let Some(detail) = d.to_json() {
                 out["detail"] = detail;
             }
+        }
+        if let Self::InvalidPosition(e) = self {
+            out["detail"] = e.detail();
         }
         out
     }

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use dames_ai::Level;
 
 use crate::error::{AppError, Detail};
-use crate::game::{GameKind, GameState, MoveInput};
+use crate::game::{GameKind, GameRules, GameState, MoveInput};
 use crate::protocol::{LegalMove, MoveRecord};
 pub use crate::settings::{Rhythm, Settings, SettingsInput, MAX_CPU_MS};
 
@@ -178,6 +178,9 @@ pub struct Room {
     pub finished_at: Option<i64>,
     /// Client move ids already applied in this room.
     pub move_ids: HashSet<String>,
+    /// Draughts: the position every game of the room starts from (a FEN imported by the host,
+    /// `crate::position`); `None` for the usual start.
+    pub start: Option<String>,
 }
 
 /// Longest player name, in characters (after trimming).
@@ -253,6 +256,20 @@ impl Room {
             last_move_at: None,
             finished_at: None,
             move_ids: HashSet::new(),
+            start: None,
+        }
+    }
+
+    /// Draughts: the seat playing White in the current (or next) game — the first seat, unless
+    /// the room's start position has Black to move.
+    pub fn white_seat(&self) -> usize {
+        if let Some(white) = self.play.as_ref().and_then(|p| p.state.white_seat()) {
+            return white;
+        }
+        let first = self.first_seat.min(1);
+        match &self.start {
+            Some(fen) if fen.trim_start().starts_with(['B', 'b']) => 1 - first,
+            _ => first,
         }
     }
 
@@ -345,6 +362,25 @@ impl Room {
     pub fn set_settings(&mut self, input: &SettingsInput, ch: &mut Change) -> Result<(), AppError> {
         self.require_lobby()?;
         let (settings, seats) = self.settings.with(self.kind, input)?;
+        if self.start.is_some() && settings.rules != self.settings.rules {
+            if let (GameRules::Draughts(new), GameRules::Draughts(old)) =
+                (&settings.rules, &self.settings.rules)
+            {
+                if new.variant != old.variant {
+                    return Err(AppError::InvalidSettings(
+                        Detail::field(
+                            "rules.variant",
+                            "conflict",
+                            format!(
+                                "the room plays an imported {} position: its board cannot change",
+                                old.variant
+                            ),
+                        )
+                        .with("with", "start"),
+                    ));
+                }
+            }
+        }
         self.settings = settings;
         for n in (seats..self.seats.len()).rev() {
             if self.seats[n].is_taken() {
@@ -408,7 +444,7 @@ impl Room {
     }
 
     fn begin_game(&mut self, first: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
-        let state = GameState::new(&self.settings.rules, first)
+        let state = GameState::new(&self.settings.rules, first, self.start.as_deref())
             .map_err(|e| AppError::InvalidSettings(e.to_string().into()))?;
         self.game_no += 1;
         self.first_seat = first;

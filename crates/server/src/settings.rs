@@ -370,6 +370,7 @@ fn rules_detail(err: RulesError) -> Detail {
                 .with("allowed", json!([16, 10]))
         }
         RulesError::Json(_) => return Detail::field("rules", "other", message),
+        RulesError::Start(_) => return Detail::field("start", "other", message),
     };
     match err {
         Cc::PlayerCount(_) => out_of_range("rules.players", 2, 6),

@@ -32,6 +32,7 @@ impl Room {
             active_at: self.active_at,
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
+            start_fen: self.start.clone(),
         }
     }
 
@@ -104,6 +105,7 @@ impl Room {
         room.active_at = r.active_at;
         room.last_move_at = r.last_move_at;
         room.finished_at = r.finished_at;
+        room.start.clone_from(&r.start_fen);
         room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
@@ -142,7 +144,8 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
 }
 
 fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
-    let state = GameState::new(&room.settings.rules, room.first_seat).map_err(|e| e.to_string())?;
+    let state = GameState::new(&room.settings.rules, room.first_seat, room.start.as_deref())
+        .map_err(|e| e.to_string())?;
     let mut play = Play::new(state);
     for row in actions {
         let seat = row.seat.map(|s| s as usize);

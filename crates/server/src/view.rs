@@ -32,7 +32,7 @@ impl Room {
                     Occupant::Cpu(level) => (SeatKind::Cpu, Some("CPU".to_owned()), Some(*level)),
                 };
                 let cpu = kind == SeatKind::Cpu;
-                let info = self.settings.rules.seat_info(n, self.first_seat);
+                let info = self.settings.rules.seat_info(n, self.white_seat());
                 SeatView {
                     seat: n,
                     kind,

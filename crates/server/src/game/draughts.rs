@@ -80,13 +80,35 @@ fn reason(outcome: &draughts::Outcome) -> Reason {
 }
 
 impl DraughtsGame {
-    /// A new game; `first_seat` (0 or 1) plays White.
-    pub fn new(rules: Rules, first_seat: usize) -> Self {
-        Self {
-            game: Game::new(rules),
-            white: first_seat.min(1),
+    /// A new game from the usual start, or from `start` (a FEN) when given; `first_seat` (0 or
+    /// 1) is the side to move: White from the usual start.
+    ///
+    /// # Errors
+    /// If `start` is not a position of the rules' board.
+    pub fn new(
+        rules: Rules,
+        first_seat: usize,
+        start: Option<&str>,
+    ) -> Result<Self, draughts::ParseFenError> {
+        let game = match start {
+            Some(fen) => Game::from_fen(rules, fen)?,
+            None => Game::new(rules),
+        };
+        let first = first_seat.min(1);
+        let white = match game.side_to_move() {
+            Color::White => first,
+            Color::Black => 1 - first,
+        };
+        Ok(Self {
+            game,
+            white,
             abandoned: false,
-        }
+        })
+    }
+
+    /// The seat playing White.
+    pub fn white_seat(&self) -> usize {
+        self.white
     }
 
     /// The engine's game.

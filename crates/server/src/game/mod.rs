@@ -75,6 +75,10 @@ pub enum RulesError {
     /// Draughts refuses them.
     #[error(transparent)]
     Draughts(#[from] ::draughts::RulesError),
+    /// The start position does not fit (a draughts FEN for another board, or a start position
+    /// for Chinese checkers, which has none).
+    #[error("start position: {0}")]
+    Start(String),
 }
 
 impl GameRules {
@@ -123,8 +127,8 @@ impl GameRules {
     }
 
     /// What the seat view shows of `seat` besides who sits there: its camps (Chinese checkers)
-    /// or its colour (draughts: the seat that moves first plays White).
-    pub fn seat_info(&self, seat: usize, first_seat: usize) -> SeatInfo {
+    /// or its colour (draughts: `white_seat` plays White).
+    pub fn seat_info(&self, seat: usize, white_seat: usize) -> SeatInfo {
         match self {
             Self::Cc(r) => SeatInfo {
                 camps: Some(cc::seat_camps(r, seat)),
@@ -132,7 +136,7 @@ impl GameRules {
             },
             Self::Draughts(_) => SeatInfo {
                 camps: None,
-                color: Some(draughts::seat_color(seat, first_seat)),
+                color: Some(draughts::seat_color(seat, white_seat)),
             },
         }
     }
@@ -225,15 +229,36 @@ macro_rules! each {
 }
 
 impl GameState {
-    /// A new game under `rules` where `first_seat` moves first.
+    /// A new game under `rules` where `first_seat` moves first, from the usual start or (draughts)
+    /// from the position `start` (a FEN).
     ///
     /// # Errors
-    /// If `first_seat` is not a seat of these rules.
-    pub fn new(rules: &GameRules, first_seat: usize) -> Result<Self, RulesError> {
-        Ok(match rules {
-            GameRules::Cc(r) => Self::Cc(cc::CcGame::new(*r, first_seat)?),
-            GameRules::Draughts(r) => Self::Draughts(draughts::DraughtsGame::new(*r, first_seat)),
+    /// If `first_seat` is not a seat of these rules, or `start` is not a position of them.
+    pub fn new(
+        rules: &GameRules,
+        first_seat: usize,
+        start: Option<&str>,
+    ) -> Result<Self, RulesError> {
+        Ok(match (rules, start) {
+            (GameRules::Cc(r), None) => Self::Cc(cc::CcGame::new(*r, first_seat)?),
+            (GameRules::Cc(_), Some(_)) => {
+                return Err(RulesError::Start(
+                    "Chinese checkers games start from the camps".into(),
+                ))
+            }
+            (GameRules::Draughts(r), start) => Self::Draughts(
+                draughts::DraughtsGame::new(*r, first_seat, start)
+                    .map_err(|e| RulesError::Start(e.to_string()))?,
+            ),
         })
+    }
+
+    /// Draughts: the seat playing White (the side to move of the start is `first_seat`'s).
+    pub fn white_seat(&self) -> Option<usize> {
+        match self {
+            Self::Cc(_) => None,
+            Self::Draughts(g) => Some(g.white_seat()),
+        }
     }
 
     /// The seat to move, `None` once the game is over.
@@ -357,7 +382,7 @@ mod tests {
     #[test]
     fn a_move_of_the_other_game_is_an_input_error() {
         let rules = GameRules::default_for(GameKind::Draughts);
-        let mut game = GameState::new(&rules, 0).unwrap();
+        let mut game = GameState::new(&rules, 0, None).unwrap();
         let cc = GameKind::Cc
             .parse_move(&json!({"from": [4, 4, -8], "to": [3, 4, -7]}))
             .unwrap();
@@ -371,7 +396,7 @@ mod tests {
     #[test]
     fn every_legal_move_plays_through_its_input() {
         for kind in [GameKind::Cc, GameKind::Draughts] {
-            let game = GameState::new(&GameRules::default_for(kind), 0).unwrap();
+            let game = GameState::new(&GameRules::default_for(kind), 0, None).unwrap();
             for mv in game.legal_moves() {
                 let played = game.clone().play(&mv.to_input()).unwrap();
                 assert_eq!(played.mv, mv);

@@ -1,6 +1,7 @@
 //! The HTTP edge: extractors shared by the handlers (JSON bodies with typed errors, the
 //! caller's identity from cookies and headers), the client cookie middleware, and the router.
 
+pub mod games;
 pub mod me;
 pub mod reviews;
 pub mod rooms;
@@ -19,7 +20,10 @@ use crate::token;
 
 /// The routes under `/api`: rooms, then "my games", push subscriptions, reviews and requests.
 pub fn router() -> axum::Router<AppState> {
-    rooms::router().merge(me::router()).merge(reviews::router())
+    rooms::router()
+        .merge(me::router())
+        .merge(reviews::router())
+        .merge(games::router())
 }
 
 /// Largest request body accepted.

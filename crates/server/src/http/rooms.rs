@@ -15,7 +15,8 @@ use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
 use crate::error::{AppError, Detail};
-use crate::game::GameKind;
+use crate::game::{GameKind, GameRules};
+use crate::position;
 use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
 use crate::ratelimit::Action as Limit;
 use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
@@ -125,6 +126,8 @@ struct CreateRoom {
     #[serde(default)]
     settings: Value,
     cpu: Option<CpuChoice>,
+    /// Draughts: a PDN or FEN text whose position the room's games start from.
+    start: Option<String>,
 }
 
 /// « Contre le CPU »: one level for every other seat, or one level per other seat, in order.
@@ -179,7 +182,23 @@ async fn create(
     })?;
     let name = valid_name(&body.name)?;
     let input = SettingsInput::parse(kind, &body.settings)?;
-    let (settings, seats) = Settings::new(kind, &input)?;
+    let (mut settings, seats) = Settings::new(kind, &input)?;
+    let start = match (body.start.as_deref(), &mut settings.rules) {
+        (None, _) => None,
+        (Some(text), GameRules::Draughts(rules)) => {
+            let imported =
+                position::import(text, rules.variant).map_err(AppError::InvalidPosition)?;
+            rules.variant = imported.variant;
+            (!imported.initial).then_some(imported.fen)
+        }
+        (Some(_), GameRules::Cc(_)) => {
+            return Err(AppError::InvalidSettings(Detail::field(
+                "start",
+                "not_allowed",
+                "Chinese checkers games start from the camps",
+            )))
+        }
+    };
     let cpu = body.cpu.map(|c| c.levels(seats - 1)).transpose()?;
     state
         .limiter
@@ -195,6 +214,7 @@ async fn create(
         .rooms
         .create(|code, ch, now| {
             let mut room = Room::new(code, kind, settings, seats, host.clone(), now);
+            room.start.clone_from(&start);
             if let Occupant::Human { name, .. } = &host {
                 ch.events
                     .push(json!({"kind": "joined", "seat": 0, "name": name}));

@@ -34,6 +34,8 @@ pub struct RoomRow {
     pub active_at: i64,
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// Draughts: the imported start position (FEN) of the room's games.
+    pub start_fen: Option<String>,
 }
 
 /// A `seats` row.

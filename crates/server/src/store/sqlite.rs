@@ -16,6 +16,7 @@ use super::{
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_rooms.sql"),
     include_str!("../../migrations/0002_push_reviews.sql"),
+    include_str!("../../migrations/0003_start_position.sql"),
 ];
 
 /// SQLite storage in one file.
@@ -59,7 +60,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
-                            created_at, active_at, last_move_at, finished_at";
+                            created_at, active_at, last_move_at, finished_at, start_fen";
 
 fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     Ok(RoomRow {
@@ -75,15 +76,16 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
         active_at: r.get(9)?,
         last_move_at: r.get(10)?,
         finished_at: r.get(11)?,
+        start_fen: r.get(12)?,
     })
 }
 
 fn save_room(tx: &rusqlite::Transaction<'_>, room: &RoomRow) -> rusqlite::Result<()> {
     tx.execute(
         &format!(
-            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
              ON CONFLICT (code) DO UPDATE SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
-               first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12"
+               first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12, start_fen = ?13"
         ),
         params![
             room.code,
@@ -97,7 +99,8 @@ fn save_room(tx: &rusqlite::Transaction<'_>, room: &RoomRow) -> rusqlite::Result
             room.created_at,
             room.active_at,
             room.last_move_at,
-            room.finished_at
+            room.finished_at,
+            room.start_fen
         ],
     )?;
     Ok(())
@@ -334,6 +337,7 @@ mod tests {
             active_at: at,
             last_move_at: Some(at),
             finished_at: (status == "finished").then_some(at),
+            start_fen: None,
         }
     }
 
