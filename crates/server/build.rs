@@ -485,12 +485,21 @@ fn attr<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
     Some(&rest[..rest.find('"')?])
 }
 
+/// Modules that only work online (they talk to `/api/`: looking at a game again, importing a
+/// position): loaded when first used and not precached, so that a first visit does not pay for
+/// them.
+const ONLINE_ONLY: &[&str] = &["js/replay.js", "js/import.js"];
+
 /// What the service worker precaches: the page and every hashed file but the stylesheets (inlined
-/// in the page) and the large icons (the browser fetches those itself when installing the app).
+/// in the page), the large icons (the browser fetches those itself when installing the app) and
+/// the [`ONLINE_ONLY`] modules.
 fn shell_urls(hashed: &BTreeMap<String, String>) -> Vec<String> {
     let mut urls = vec!["/".to_owned()];
     for (path, h) in hashed {
-        if !path.ends_with(".png") && !path.ends_with(".css") {
+        if !path.ends_with(".png")
+            && !path.ends_with(".css")
+            && !ONLINE_ONLY.contains(&path.as_str())
+        {
             urls.push(format!("/{h}"));
         }
     }
