@@ -4,7 +4,7 @@
  * draw offers (draughts), confirm-move bar, result and « Rejouer ».
  */
 import { Board } from './board.js';
-import { ccGeometry, ccMove, ccPieces, key as cubeKey } from './board-cc.js';
+import { ccGeometry, ccMove, ccPieces } from './board-cc.js';
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
 import { ApiError, api } from './api.js';
@@ -15,6 +15,7 @@ import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadg
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
+import { moveText, numberHoles } from './notation.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -46,13 +47,21 @@ export class GameView {
     this.actions = h('div', { class: 'actions' });
     this.result = h('div', { class: 'result', hidden: true, 'data-testid': 'result' });
     this.moveList = h('ol', { class: 'move-list', 'data-testid': 'moves' });
+    /** Looking at past positions (replay.js, loaded when first needed); `null` while the live board is shown. @type {import('./replay.js').Replay|null} */
+    this.replay = null;
+    /** Counts the replays asked for: an older one still loading its module gives way. */
+    this.replayAsked = 0;
+    this.replayBox = h('div', { class: 'replay-box' });
+    this.movesFoot = h('div', { class: 'moves-foot' });
+    /** @type {((path: string[]|null) => void)|null} labels the holes of the last move (Chinese checkers) */
+    this.labelLast = null;
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.status, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.hint),
+      h('div', { class: 'game-main' }, this.status, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
         h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
         h('details', { class: 'card tight moves-card', open: window.innerWidth > 800 },
-          h('summary', null, t('moves_title')), this.moveList)));
+          h('summary', null, t('moves_title')), this.moveList, this.movesFoot)));
     /** A move this client sent and has not yet seen applied: the board stays frozen, the piece shown on arrival. */
     this.awaiting = false;
     /** @type {import('./board.js').BoardMove|null} */
@@ -98,6 +107,7 @@ export class GameView {
       animate,
     });
     if (stillWaiting && this.sentMove) this.board?.showAt(this.sentMove);
+    if (this.labelLast) this.labelLast(lastBm ? lastBm.path : null);
     if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
     const wasMine = !!prev && !!prev.game_view && prev.game_view.to_move === prev.you && prev.status === 'playing';
     if (mine && !wasMine) {
@@ -118,6 +128,85 @@ export class GameView {
     this.renderActions(room);
     this.renderMoves(room);
     this.renderResult(room);
+    // A finished game opens on its last position with the replay control; a live one being
+    // looked at follows the new moves in its record.
+    if (room.status === 'finished' && (!this.replay || this.replay.opt.live)) this.openReplay(room, null);
+    else if (this.replay && this.replay.opt.live && (fresh.length || room.status !== 'playing')) this.replay.load(room.code).catch(() => {});
+  }
+
+  /**
+   * Shows the position after the move `n` (0-based) of the move list, or the last position.
+   * @param {RoomView} room @param {number|null} n
+   */
+  async openReplay(room, n) {
+    if (!this.replay || (this.replay.opt.live && room.status !== 'playing')) {
+      const asked = ++this.replayAsked;
+      const { Replay } = await import('./replay.js');
+      if (asked !== this.replayAsked) return;
+      this.closeReplay(false);
+      const live = room.status === 'playing';
+      this.replay = new Replay({
+        game: room.game,
+        geometry: () => this.geometry(room)[1](),
+        seatOf: (color) => {
+          const s = (this.room || room).seats.find((x) => x.color === color);
+          return s ? s.seat : null;
+        },
+        name: (seat) => seatName(this.room || room, seat),
+        live,
+        onExit: () => this.closeReplay(true),
+        onShow: (i) => this.markEntry(i),
+      });
+      fill(this.boardBox, this.replay.board.svg);
+      fill(this.replayBox, this.replay.el);
+      this.el.classList.add('replaying');
+    }
+    const replay = this.replay;
+    try {
+      await replay.load(room.code, Number.MAX_SAFE_INTEGER);
+      if (n !== null && replay === this.replay) replay.show(replay.entryOfMove(n) + 1);
+      if (n !== null) {
+        // Tapped in the move list (below the board on a phone): bring the position into view.
+        this.boardBox.scrollIntoView({ block: 'nearest' });
+        /** @type {HTMLElement|null} */ (replay.el.querySelector('[data-replay=exit], [data-replay=back]'))?.focus({ preventScroll: true });
+      }
+    } catch (e) {
+      toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
+      if (live(room)) this.closeReplay(false);
+    }
+  }
+
+  /** Back to the live board. @param {boolean} focus */
+  closeReplay(focus) {
+    this.replayAsked++;
+    if (!this.replay) return;
+    this.replay.destroy();
+    this.replay = null;
+    this.el.classList.remove('replaying');
+    fill(this.replayBox);
+    if (this.board) fill(this.boardBox, this.board.svg);
+    this.markEntry(-1);
+    if (focus && this.board) this.board.svg.focus({ preventScroll: true });
+  }
+
+  /** Marks in the move list the move whose position is shown (`-1`: none). @param {number} index positions after `index` log entries */
+  markEntry(index) {
+    let move = -1;
+    if (this.replay && this.replay.record && index > 0) {
+      move = this.replay.record.log.slice(0, index).filter((e) => e.kind === 'move').length - 1;
+    }
+    for (const li of this.moveList.querySelectorAll('li[data-move]')) {
+      const on = Number(/** @type {HTMLElement} */ (li).dataset.move) === move;
+      li.classList.toggle('current', on);
+      const b = li.querySelector('button');
+      if (b) b.setAttribute('aria-current', on ? 'step' : 'false');
+      // Scroll the list only (scrollIntoView would move the page away from the board).
+      const el = /** @type {HTMLElement} */ (li);
+      const list = this.moveList;
+      if (on && (el.offsetTop < list.scrollTop || el.offsetTop + el.offsetHeight > list.scrollTop + list.clientHeight)) {
+        list.scrollTop = el.offsetTop - list.clientHeight / 2;
+      }
+    }
   }
 
   /** The local move was sent: freeze the board until the server answers. @param {import('./board.js').BoardMove} [m] */
@@ -160,12 +249,12 @@ export class GameView {
     }
   }
 
-  /** @param {RoomView} room */
-  ensureBoard(room) {
+  /**
+   * The board's geometry for this viewer: its key and how to make it.
+   * @param {RoomView} room @returns {[string, () => import('./board.js').Geometry]}
+   */
+  geometry(room) {
     const g = room.game_view;
-    if (!g) return;
-    let geoKey;
-    let geo;
     if (room.game === 'cc') {
       const me = room.you !== null ? room.seats[room.you] : null;
       const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
@@ -180,15 +269,20 @@ export class GameView {
         });
       }
       const big = !!room.settings.rules && room.settings.rules.pieces === 15;
-      geoKey = `cc:${bottom}:${big}:${[...campColors].join(';')}`;
-      if (geoKey !== this.geoKey) geo = ccGeometry(bottom, { campColors, destColors, big });
-    } else {
-      const size = g.board.size || 10;
-      const me = room.you !== null ? room.seats[room.you] : null;
-      const flipped = !!me && me.color === 'black';
-      geoKey = `dr:${size}:${flipped}`;
-      if (geoKey !== this.geoKey) geo = draughtsGeometry(size, flipped);
+      return [`cc:${bottom}:${big}:${[...campColors].join(';')}`, () => ccGeometry(bottom, { campColors, destColors, big })];
     }
+    const size = (g && g.board.size) || 10;
+    const me = room.you !== null ? room.seats[room.you] : null;
+    const flipped = !!me && me.color === 'black';
+    return [`dr:${size}:${flipped}`, () => draughtsGeometry(size, flipped)];
+  }
+
+  /** @param {RoomView} room */
+  ensureBoard(room) {
+    const g = room.game_view;
+    if (!g) return;
+    const [geoKey, make] = this.geometry(room);
+    const geo = geoKey !== this.geoKey ? make() : null;
     if (geo) {
       this.geoKey = geoKey;
       this.board = new Board(geo, {
@@ -204,7 +298,8 @@ export class GameView {
       });
       this.board.svg.setAttribute('aria-label', room.game === 'cc' ? t('cc_name') : t('dr_name'));
       this.board.svg.classList.add(room.game === 'cc' ? 'board-cc' : 'board-draughts');
-      fill(this.boardBox, this.board.svg);
+      this.labelLast = room.game === 'cc' ? numberHoles(this.board) : null;
+      if (!this.replay) fill(this.boardBox, this.board.svg);
     }
   }
 
@@ -413,11 +508,34 @@ export class GameView {
       fill(this.moveList, h('li', { class: 'muted small' }, t('no_moves_yet')));
       return;
     }
-    fill(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat },
+    // Each move is a button: it shows the position after it (replay.js).
+    fill(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat, 'data-move': i },
+      h('button', { class: 'mv', type: 'button', 'aria-label': t('replay_show_move', { n: i + 1, name: seatName(room, rec.seat), move: describe(room, rec.move) }),
+        onclick: () => this.openReplay(this.room || room, i) },
       h('span', { class: 'mv-no' }, String(i + 1)),
       room.game === 'draughts' ? swatch(rec.seat, { draughts: room.seats[rec.seat]?.color }) : swatch(rec.seat),
-      h('span', { class: 'mv-text' }, describe(room, rec.move)))));
-    this.moveList.scrollTop = this.moveList.scrollHeight;
+      h('span', { class: 'mv-text' }, describe(room, rec.move))))));
+    if (this.replay) this.markEntry(this.replay.index);
+    else this.moveList.scrollTop = this.moveList.scrollHeight;
+    this.renderMovesFoot(room);
+  }
+
+  /** Under the move list: the game's file, and the holes' numbers on the star. @param {RoomView} room */
+  renderMovesFoot(room) {
+    const holes = load('holes') === '1';
+    this.board?.svg.classList.toggle('show-holes', holes);
+    this.replay?.board.svg.classList.toggle('show-holes', holes);
+    fill(this.movesFoot,
+      h('p', { class: 'muted small' }, t(room.game === 'cc' ? 'notation_cc_help' : 'notation_dr_help')),
+      room.game === 'cc'
+        ? h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(holes), 'data-action': 'holes',
+          onclick: () => {
+            save('holes', holes ? null : '1');
+            this.renderMovesFoot(room);
+          } }, t('show_holes'))
+        : null,
+      h('a', { class: 'btn ghost small', href: `/api/rooms/${room.code}/download`, download: '', 'data-testid': 'download' },
+        t(room.game === 'cc' ? 'download_cc' : 'download_pdn')));
   }
 
   /** @param {RoomView} room */
@@ -489,22 +607,17 @@ function notifyTurn(room) {
 
 /** @param {any} m */
 function notationOf(m) {
-  if (m.notation) return m.notation;
-  const sep = m.captures && m.captures.length ? 'x' : '-';
-  return (m.path && m.path.length ? m.path : [m.from, m.to]).join(sep);
+  return moveText('draughts', m);
 }
 
-/** @param {RoomView} room @param {any} m */
+/** A move in readable notation: FMJD squares, or the star's hole numbers (notation.js). @param {RoomView} room @param {any} m */
 function describe(room, m) {
-  if (room.game === 'draughts') return notationOf(m);
-  const jumps = m.path ? m.path.length - 1 : 1;
-  const isStep = jumps === 1 && hexDist(m.from, m.to) === 1;
-  return `${cubeKey(m.from)} → ${cubeKey(m.to)} · ${isStep ? t('step') : jumps === 1 ? t('jump_1') : t('jumps_n', { n: jumps })}`;
+  return moveText(room.game, m);
 }
 
-/** @param {number[]} a @param {number[]} b */
-function hexDist(a, b) {
-  return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
+/** @param {RoomView} room */
+function live(room) {
+  return room.status === 'playing';
 }
 
 /**

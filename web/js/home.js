@@ -95,6 +95,7 @@ function gameCard(game) {
         h('span', null, t('play_cpu')), h('small', null, t('play_cpu_sub'))),
       h('button', { class: 'btn accent big', type: 'button', 'data-action': `friends-${game}`, onclick: () => createWithFriends(game) },
         h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))),
+    cc ? null : h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'import-position', onclick: () => import('./import.js').then((m) => m.importDialog()) }, t('import_button')),
     related(game));
 }
 

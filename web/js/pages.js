@@ -5,6 +5,7 @@
  */
 import { fill, h } from './dom.js';
 import { frTypo, lang, t } from './i18n.js';
+import { starDiagram } from './notation.js';
 
 const CONTENT = {
   rules: () => import('./content/rules.js').then((m) => m.RULES),
@@ -28,6 +29,7 @@ export async function showPage(root, which) {
   }
   if (!article.isConnected || lang() !== l) return; // left the page, or switched language, meanwhile
   article.innerHTML = l === 'fr' && which !== 'data' ? frTypo(html) : html; // our own static text, no user input
+  if (which === 'rules') article.querySelector('#notation-star')?.append(starDiagram());
   if (which === 'data' && l === 'fr') article.prepend(h('p', { lang: 'fr', class: 'muted' }, t('data_in_english')));
   // An anchor in the address (/rules#draughts) can only be followed once the text is there.
   if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();

@@ -3,7 +3,7 @@
 
 const fr = `
 <h1>Règles</h1>
-<nav class="toc"><a class="btn small" href="#cc">Dames chinoises</a><a class="btn small" href="#draughts">Jeu de dames</a><a class="btn small" href="#platform">Salles de jeu</a></nav>
+<nav class="toc"><a class="btn small" href="#cc">Dames chinoises</a><a class="btn small" href="#draughts">Jeu de dames</a><a class="btn small" href="#platform">Salles de jeu</a><a class="btn small" href="#notation">Notation</a></nav>
 
 <h2 id="cc">Dames chinoises (« Jeu du diamant »)</h2>
 <h3>Le plateau</h3>
@@ -79,11 +79,20 @@ const fr = `
 <li>On peut jouer en direct (tout le monde présent) ou à son rythme : la partie reste ouverte et chacun revient par le lien ; 45 jours sans coup terminent la partie sans résultat.</li>
 <li>« Montrer les coups légaux » (activé par défaut) marque les cases accessibles après le choix d’une pièce. « Confirmer les coups » montre le coup et attend un appui sur ✓.</li>
 </ul>
+<h2 id="notation">Notation des coups et parties enregistrées</h2>
+<p><strong>Dames chinoises.</strong> Les 121 trous sont numérotés rangée par rangée, de gauche à droite, depuis la pointe du camp du haut (trou 1) jusqu’à la pointe du camp du bas (trou 121), l’étoile vue dans son orientation de référence (schéma ci-dessous ; le centre est le trou 61). Un coup s’écrit avec les trous de son chemin : <code>12-23</code> pour un pas, <code>4-15-37</code> pour deux sauts enchaînés. En partie, l’étoile est tournée vers vous : le bouton « Numéros des trous » affiche les numéros sur le plateau, et les trous de départ et d’arrivée du dernier coup sont toujours étiquetés.</p>
+<div id="notation-star" class="notation-star"></div>
+<p><strong>Jeu de dames.</strong> Notation officielle FMJD : les cases foncées sont numérotées de gauche à droite et de haut en bas, les Noirs en haut (1 à 50 sur le 10×10, 1 à 32 sur le 8×8, 1 à 72 sur le 12×12), comme le plateau les affiche. Un déplacement s’écrit <code>32-28</code>, une prise <code>28x19x10</code> avec chaque case d’arrivée.</p>
+<ul>
+<li>Dans la liste des coups, touchez un coup pour revoir la position après lui ; « Revenir à la partie » ramène au plateau en cours. Une partie terminée s’ouvre sur sa dernière position avec les boutons début, précédent, suivant, fin et lecture automatique (au clavier : flèches ← →, Début, Fin, Espace ; sur mobile : glissez sur le plateau).</li>
+<li>Une partie se télécharge : au format PDN standard pour le jeu de dames (balises Event, Site, Date, Round, White, Black, Result, GameType et FEN), dans un fichier texte pour les dames chinoises (les balises puis un coup par ligne, en numéros de trous).</li>
+<li>Jeu de dames : « Importer une position » (page d’accueil) lit une partie PDN ou une position FEN comme <code>W:W31,32:B1,K2</code> et la fait jouer contre le CPU ou avec un ami, à partir de la position atteinte ; vous jouez le camp au trait.</li>
+</ul>
 `;
 
 const en = `
 <h1>Rules</h1>
-<nav class="toc"><a class="btn small" href="#cc">Chinese checkers</a><a class="btn small" href="#draughts">Draughts</a><a class="btn small" href="#platform">Game rooms</a></nav>
+<nav class="toc"><a class="btn small" href="#cc">Chinese checkers</a><a class="btn small" href="#draughts">Draughts</a><a class="btn small" href="#platform">Game rooms</a><a class="btn small" href="#notation">Notation</a></nav>
 
 <h2 id="cc">Chinese checkers</h2>
 <h3>The board</h3>
@@ -158,6 +167,15 @@ const en = `
 <li>The host (the room’s creator) chooses the rules, may fill free seats with CPUs, then presses “Start” when every seat is taken.</li>
 <li>Play live (everyone present) or at your own pace: the game stays open and everyone comes back through the link; 45 days without a move end the game with no result.</li>
 <li>“Show legal moves” (on by default) marks the reachable squares after you pick a piece. “Confirm moves” shows the move and waits for a tap on ✓.</li>
+</ul>
+<h2 id="notation">Move notation and recorded games</h2>
+<p><strong>Chinese checkers.</strong> The 121 holes are numbered row by row, left to right, from the point of the top camp (hole 1) to the point of the bottom camp (hole 121), with the star in its reference orientation (diagram below; the centre is hole 61). A move is written with the holes of its path: <code>12-23</code> for a step, <code>4-15-37</code> for two chained jumps. In a game the star is turned towards you: the “Hole numbers” button shows the numbers on the board, and the start and end holes of the last move are always labelled.</p>
+<div id="notation-star" class="notation-star"></div>
+<p><strong>Draughts.</strong> Official FMJD notation: the dark squares are numbered left to right and top to bottom, Black at the top (1 to 50 on 10×10, 1 to 32 on 8×8, 1 to 72 on 12×12), as the board shows them. A move is written <code>32-28</code>, a capture <code>28x19x10</code> with every landing square.</p>
+<ul>
+<li>In the move list, tap a move to see the position after it; “Back to the game” returns to the live board. A finished game opens on its last position with start, previous, next, end and autoplay buttons (keyboard: ← → arrows, Home, End, Space; on phones: swipe on the board).</li>
+<li>A game can be downloaded: as standard PDN for draughts (tags Event, Site, Date, Round, White, Black, Result, GameType and FEN), as a text file for Chinese checkers (the tags, then one move a line in hole numbers).</li>
+<li>Draughts: “Import a position” (home page) reads a PDN game or a FEN position such as <code>W:W31,32:B1,K2</code> and plays it against the CPU or with a friend from the position reached; you play the side to move.</li>
 </ul>
 `;
 

@@ -1,0 +1,291 @@
+// @ts-check
+/**
+ * Looking at a game again (issue 14, issue 11): the game's record from the server
+ * (`GET /api/rooms/{code}/record`), every position rebuilt from the start by applying the log,
+ * and a replay control — start, back, forward, end, autoplay — by buttons, by the keyboard
+ * (← → Home End, Space for autoplay, Escape to go back to the game) and by swiping the board.
+ * Used by the game screen: a tap on a move of the list shows the position after it, « Revenir à
+ * la partie » goes back to the live board; a finished game opens on its last position.
+ */
+import { Board } from './board.js';
+import { ccMove, ccPieces, key as cubeKey } from './board-cc.js';
+import { draughtsMove, draughtsPieces } from './board-draughts.js';
+import { fill, h, s } from './dom.js';
+import { request } from './api.js';
+import { t } from './i18n.js';
+import { swatch } from './players.js';
+import { moveText, numberHoles } from './notation.js';
+
+/**
+ * @typedef {import('./api.js').Board} BoardValue
+ * @typedef {{kind: 'move', seat: number, move: any, passes: number[], finished: number[], notation: string, at: number}
+ *   | {kind: 'resign', seat: number, at: number} | {kind: 'draw', at: number} | {kind: 'abandon', at: number}} Entry
+ * @typedef {{code: string, game: 'cc'|'draughts', game_no: number, status: string, rules: any,
+ *   seats: import('./api.js').Seat[], first_seat: number, start: BoardValue, log: Entry[], board: BoardValue,
+ *   outcome: import('./api.js').Outcome|null, finished_at: number|null}} GameRecord
+ */
+
+/** @param {string} code @returns {Promise<GameRecord>} */
+export async function fetchRecord(code) {
+  return /** @type {GameRecord} */ (await request('GET', `/api/rooms/${code}/record`));
+}
+
+/** The address of the game's file (PDN for draughts, the text format for Chinese checkers). @param {string} code */
+export function downloadUrl(code) {
+  return `/api/rooms/${code}/download`;
+}
+
+/** The replay buttons' icons, drawn (some systems lack the ⏮ ⏭ glyphs). */
+const ICONS = {
+  start: 'M5 4h2.4v16H5zM19 4v16L8.5 12z',
+  back: 'M17 4v16L6 12z',
+  forward: 'M7 4v16l11-8z',
+  end: 'M16.6 4H19v16h-2.4zM5 4v16l10.5-8z',
+  play: 'M3 5v14l8-7zM12 5v14l8-7z',
+  pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
+};
+
+/** @param {string} name */
+function svgIcon(name) {
+  return s('svg', { viewBox: '0 0 24 24', width: 20, height: 20, 'aria-hidden': 'true', class: 'icon' },
+    s('path', { d: ICONS[/** @type {keyof typeof ICONS} */ (name)], fill: 'currentColor' }));
+}
+
+/** @param {any} x */
+const clone = (x) => JSON.parse(JSON.stringify(x));
+
+/**
+ * The board after `entry`, from the board before it (a new value).
+ * @param {'cc'|'draughts'} game @param {BoardValue} board @param {Entry} entry @param {number} seats
+ * @returns {BoardValue}
+ */
+export function applyEntry(game, board, entry, seats) {
+  const b = clone(board);
+  if (game === 'cc') {
+    if (entry.kind === 'move') {
+      const from = cubeKey(entry.move.from);
+      const to = cubeKey(entry.move.to);
+      const mover = b.pieces.find((/** @type {any} */ p) => cubeKey(p.at) === from);
+      // The swap rule (RULES.md 1.5): a piece on the destination goes to the start hole.
+      const other = b.pieces.find((/** @type {any} */ p) => cubeKey(p.at) === to);
+      const inert = (b.inert || []).findIndex((/** @type {any} */ c) => cubeKey(c) === to);
+      if (other && other !== mover) other.at = entry.move.from;
+      if (inert >= 0) b.inert[inert] = entry.move.from;
+      if (mover) mover.at = entry.move.to;
+    } else if (entry.kind === 'resign' && seats > 2) {
+      // RULES.md 1.4: with three players or more, the resigner's pieces leave the board.
+      b.pieces = b.pieces.filter((/** @type {any} */ p) => p.seat !== entry.seat);
+    }
+    return b;
+  }
+  if (entry.kind !== 'move') return b;
+  const m = entry.move;
+  const size = b.size || 10;
+  const n = (size * size) / 2;
+  const caps = new Set(m.captures || []);
+  b.pieces = b.pieces.filter((/** @type {any} */ p) => !caps.has(p.square));
+  const piece = b.pieces.find((/** @type {any} */ p) => p.square === m.from);
+  if (piece) {
+    piece.square = m.to;
+    const last = piece.color === 'white' ? m.to <= size / 2 : m.to > n - size / 2;
+    if (last) piece.king = true;
+  }
+  b.pieces.sort((/** @type {any} */ a, /** @type {any} */ c) => a.square - c.square);
+  delete b.fen;
+  return b;
+}
+
+/** A comparable form of a board (pieces only). @param {'cc'|'draughts'} game @param {BoardValue} b */
+function signature(game, b) {
+  const ps = (b.pieces || []).map((/** @type {any} */ p) => (game === 'cc'
+    ? `${p.seat}@${cubeKey(p.at)}${p.king ? 'K' : ''}`
+    : `${p.color}@${p.square}${p.king ? 'K' : ''}`));
+  const inert = (b.inert || []).map((/** @type {any} */ c) => 'i@' + cubeKey(c));
+  return [...ps, ...inert].sort().join(' ');
+}
+
+export class Replay {
+  /**
+   * @param {{game: 'cc'|'draughts', geometry: () => import('./board.js').Geometry, seatOf: (color: 'white'|'black') => number|null,
+   *   name: (seat: number) => string, live: boolean, onExit: () => void, onShow: (index: number) => void}} opt
+   */
+  constructor(opt) {
+    this.opt = opt;
+    /** @type {GameRecord|null} */
+    this.record = null;
+    /** @type {BoardValue[]} positions: [i] is the board after i entries */
+    this.boards = [];
+    this.index = 0;
+    /** Whether the positions rebuilt here end on the server's board. */
+    this.consistent = true;
+    /** @type {number|null} */
+    this.timer = null;
+    this.board = new Board(opt.geometry(), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
+    this.board.svg.classList.add('replay-board', opt.game === 'cc' ? 'board-cc' : 'board-draughts');
+    this.board.svg.setAttribute('aria-label', t('replay_board'));
+    this.labels = opt.game === 'cc' ? numberHoles(this.board) : null;
+    this.pos = h('span', { class: 'replay-pos', 'data-testid': 'replay-pos', 'aria-live': 'polite' });
+    const btn = (/** @type {string} */ action, /** @type {string} */ icon, /** @type {any} */ label) =>
+      h('button', { class: 'btn round small', type: 'button', 'data-replay': action, title: t(label), 'aria-label': t(label), onclick: () => this.act(action) }, svgIcon(icon));
+    this.playBtn = btn('play', 'play', 'replay_play');
+    this.el = h('div', { class: 'replay-bar', role: 'toolbar', 'aria-label': t('replay_title'), 'data-testid': 'replay' },
+      h('div', { class: 'replay-buttons' },
+        btn('start', 'start', 'replay_start'),
+        btn('back', 'back', 'replay_back'),
+        btn('forward', 'forward', 'replay_forward'),
+        btn('end', 'end', 'replay_end'),
+        this.playBtn),
+      this.pos,
+      opt.live ? h('button', { class: 'btn primary small', type: 'button', 'data-replay': 'exit', onclick: () => this.act('exit') }, t('replay_exit')) : null);
+    this.onDocKey = (/** @type {KeyboardEvent} */ e) => {
+      const target = /** @type {HTMLElement} */ (e.target);
+      if (e.defaultPrevented || !this.el.isConnected || target.closest('input, textarea, select, dialog, [contenteditable]')) return;
+      if (target.closest('.replay-bar') || target.closest('[data-board]') || target === document.body) this.key(e);
+    };
+    document.addEventListener('keydown', this.onDocKey);
+    // Swipes on the board: left for the next position, right for the previous one.
+    /** @type {{x: number, y: number}|null} */
+    let touch = null;
+    this.board.svg.addEventListener('pointerdown', (e) => { touch = { x: e.clientX, y: e.clientY }; });
+    this.board.svg.addEventListener('pointerup', (e) => {
+      if (!touch) return;
+      const dx = e.clientX - touch.x;
+      const dy = e.clientY - touch.y;
+      touch = null;
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) this.act(dx < 0 ? 'forward' : 'back');
+    });
+  }
+
+  /** Loads (or reloads) the record; keeps the position shown unless `at` says which. @param {string} code @param {number} [at] */
+  async load(code, at) {
+    const rec = await fetchRecord(code);
+    this.setRecord(rec);
+    this.show(at === undefined ? Math.min(this.index, this.boards.length - 1) : at, false);
+  }
+
+  /** @param {GameRecord} rec */
+  setRecord(rec) {
+    this.record = rec;
+    this.boards = [rec.start];
+    for (const e of rec.log) this.boards.push(applyEntry(rec.game, this.boards[this.boards.length - 1], e, rec.seats.length));
+    const end = this.boards[this.boards.length - 1];
+    this.consistent = signature(rec.game, end) === signature(rec.game, rec.board);
+    if (!this.consistent) {
+      // Never show a wrong position: the server's board is the truth for the end.
+      console.warn('replay: rebuilt position differs from the server board');
+      this.boards[this.boards.length - 1] = rec.board;
+    }
+    this.el.dataset.consistent = String(this.consistent);
+  }
+
+  /** Number of positions minus one: the last index. */
+  get last() {
+    return this.boards.length - 1;
+  }
+
+  /** The log index of the `n`-th move (0-based) of the move list, or -1. @param {number} n */
+  entryOfMove(n) {
+    if (!this.record) return -1;
+    let k = -1;
+    for (let i = 0; i < this.record.log.length; i++) {
+      if (this.record.log[i].kind === 'move' && ++k === n) return i;
+    }
+    return -1;
+  }
+
+  /** @param {string} action */
+  act(action) {
+    if (action !== 'play') this.stop();
+    if (action === 'start') this.show(0);
+    else if (action === 'back') this.show(this.index - 1);
+    else if (action === 'forward') this.show(this.index + 1, true);
+    else if (action === 'end') this.show(this.last);
+    else if (action === 'play') this.toggle();
+    else if (action === 'exit') this.opt.onExit();
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    /** @type {Record<string, string>} */
+    const map = { ArrowLeft: 'back', ArrowRight: 'forward', Home: 'start', End: 'end', ' ': 'play', Escape: 'exit' };
+    const action = map[e.key];
+    if (!action) return;
+    if (action === 'exit' && !this.opt.live) return;
+    // Space on a focused button presses it: let the button do it.
+    if (e.key === ' ' && /** @type {HTMLElement} */ (e.target).tagName === 'BUTTON') return;
+    e.preventDefault();
+    this.act(action);
+  }
+
+  toggle() {
+    if (this.timer !== null) return this.stop();
+    if (this.index >= this.last) this.show(0);
+    this.playBtn.setAttribute('aria-pressed', 'true');
+    this.playBtn.replaceChildren(svgIcon('pause'));
+    this.playBtn.title = t('replay_pause');
+    this.playBtn.setAttribute('aria-label', t('replay_pause'));
+    this.timer = window.setInterval(() => {
+      if (this.index >= this.last) this.stop();
+      else this.show(this.index + 1, true);
+    }, 900);
+  }
+
+  stop() {
+    if (this.timer !== null) window.clearInterval(this.timer);
+    this.timer = null;
+    this.playBtn.setAttribute('aria-pressed', 'false');
+    this.playBtn.replaceChildren(svgIcon('play'));
+    this.playBtn.title = t('replay_play');
+    this.playBtn.setAttribute('aria-label', t('replay_play'));
+  }
+
+  /** Shows the position after `i` entries. @param {number} i @param {boolean} [animate] */
+  show(i, animate = false) {
+    const rec = this.record;
+    if (!rec) return;
+    const index = Math.max(0, Math.min(this.last, i));
+    const step = animate && index === this.index + 1;
+    this.index = index;
+    const board = this.boards[index];
+    const entry = index > 0 ? rec.log[index - 1] : null;
+    const bm = entry && entry.kind === 'move' ? (rec.game === 'cc' ? ccMove(entry.move) : draughtsMove(entry.move)) : null;
+    const pieces = rec.game === 'cc' ? ccPieces(board) : draughtsPieces(board, this.opt.seatOf);
+    const ghosts = step && bm && rec.game === 'draughts'
+      ? draughtsPieces(this.boards[index - 1], this.opt.seatOf).filter((p) => bm.captures.includes(p.id))
+      : [];
+    this.board.render({
+      pieces,
+      moves: [],
+      showLegal: false,
+      confirm: false,
+      last: bm ? { path: bm.path, captures: bm.captures } : null,
+      animate: step && bm ? { path: bm.path, ghosts } : null,
+    });
+    if (this.labels) this.labels(bm ? bm.path : null);
+    const moves = rec.log.filter((e) => e.kind === 'move').length;
+    const done = rec.log.slice(0, index).filter((e) => e.kind === 'move').length;
+    fill(this.pos,
+      h('span', { class: 'replay-count' }, index === 0 ? t('replay_at_start') : t('replay_count', { n: done, total: moves })),
+      entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' ? null : swatch(entry.seat, rec.game === 'draughts' ? { draughts: rec.seats[entry.seat]?.color } : undefined),
+        this.describe(entry)) : null);
+    this.el.dataset.index = String(index);
+    for (const [a, off] of /** @type {[string, boolean][]} */ ([['start', index === 0], ['back', index === 0], ['forward', index === this.last], ['end', index === this.last]])) {
+      const b = /** @type {HTMLButtonElement|null} */ (this.el.querySelector(`[data-replay=${a}]`));
+      if (b) b.disabled = off;
+    }
+    this.opt.onShow(index);
+  }
+
+  /** @param {Entry} e */
+  describe(e) {
+    if (e.kind === 'move') return t('replay_move', { name: this.opt.name(e.seat), move: e.notation || moveText(this.record ? this.record.game : 'cc', e.move) });
+    if (e.kind === 'resign') return t('replay_resign', { name: this.opt.name(e.seat) });
+    if (e.kind === 'draw') return t('replay_draw');
+    return t('replay_abandon');
+  }
+
+  destroy() {
+    this.stop();
+    document.removeEventListener('keydown', this.onDocKey);
+  }
+}
