@@ -64,7 +64,7 @@ export function importDialog() {
       const size = got.board.size || 10;
       const board = new Board(draughtsGeometry(size, got.to_move === 'black'), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
       board.svg.classList.add('board-draughts', 'import-board');
-      board.svg.setAttribute('aria-label', t('import_start_label'));
+      board.svg.setAttribute('aria-label', t('import_title'));
       board.render({ pieces: draughtsPieces(got.board, () => null), moves: [], showLegal: false, confirm: false, last: null, animate: null });
       fill(preview, board.svg);
       return got;

@@ -21,7 +21,6 @@ export const FR = {
   replay_draw: 'Nulle acceptée',
   replay_abandon: 'Partie abandonnée sans résultat',
   replay_show_move: 'Coup {n}, {name} : {move}. Voir la position',
-  replay_help: 'Touchez un coup pour voir la position. Flèches ← → du clavier, ou glissez sur le plateau.',
   notation_cc_help: 'Les trous sont numérotés de 1 à 121, rangée par rangée depuis la pointe du haut (voir les règles). Touchez un coup pour revoir la position.',
   notation_dr_help: 'Notation officielle : les cases foncées numérotées comme sur le plateau. Touchez un coup pour revoir la position.',
   show_holes: 'Numéros des trous',
@@ -40,8 +39,6 @@ export const FR = {
   import_cpu: 'Jouer contre le CPU',
   import_friend: 'Jouer avec un ami',
   import_you_play: 'Vous jouez le camp au trait ({side}).',
-  import_start_label: 'Position importée',
-  import_start_note: 'La partie commence depuis une position importée : {side} au trait.',
   err_invalid_position: 'Position refusée : {why}',
   pos_empty: 'le texte ne contient ni partie PDN ni position FEN.',
   pos_too_long: 'le texte est trop long (au plus {max} octets).',
@@ -52,9 +49,6 @@ export const FR = {
   pos_move: 'le coup {move} (demi-coup {ply}) ne peut pas être joué.',
   pos_no_moves: 'le camp au trait n’a aucun coup : la partie est finie.',
   pos_no_pieces: 'un des deux camps n’a aucune pièce.',
-  rules_notation_title: 'Notation des coups',
-  rules_notation_cc: 'Dames chinoises : les 121 trous sont numérotés rangée par rangée, de gauche à droite, depuis la pointe du camp du haut (1) jusqu’à la pointe du camp du bas (121), le plateau vu dans son orientation de référence. Un coup s’écrit avec les trous de son chemin : 12-23 pour un pas, 4-15-37 pour deux sauts enchaînés. Pendant une partie, le bouton « Numéros des trous » affiche ces numéros sur le plateau (tourné vers vous) et les trous du dernier coup sont toujours étiquetés.',
-  rules_notation_dr: 'Jeu de dames : notation officielle FMJD. Les cases foncées sont numérotées de gauche à droite et de haut en bas, vues du côté des Noirs (1 à 50 sur le 10×10, 1 à 32 sur le 8×8, 1 à 72 sur le 12×12) ; un déplacement s’écrit 32-28, une prise 28x19x10 avec chaque case d’arrivée. Les parties se téléchargent au format PDN et une position PDN ou FEN peut être importée pour la jouer.',
 };
 
 export const EN = {
@@ -74,7 +68,6 @@ export const EN = {
   replay_draw: 'Draw agreed',
   replay_abandon: 'Game abandoned with no result',
   replay_show_move: 'Move {n}, {name}: {move}. Show the position',
-  replay_help: 'Tap a move to see the position. Arrow keys ← →, or swipe on the board.',
   notation_cc_help: 'Holes are numbered 1 to 121, row by row from the top point (see the rules). Tap a move to see the position again.',
   notation_dr_help: 'Official notation: the dark squares numbered as on the board. Tap a move to see the position again.',
   show_holes: 'Hole numbers',
@@ -93,8 +86,6 @@ export const EN = {
   import_cpu: 'Play against the CPU',
   import_friend: 'Play with a friend',
   import_you_play: 'You play the side to move ({side}).',
-  import_start_label: 'Imported position',
-  import_start_note: 'The game starts from an imported position: {side} to move.',
   err_invalid_position: 'Position refused: {why}',
   pos_empty: 'the text holds neither a PDN game nor a FEN position.',
   pos_too_long: 'the text is too long (at most {max} bytes).',
@@ -105,7 +96,4 @@ export const EN = {
   pos_move: 'move {move} (ply {ply}) cannot be played.',
   pos_no_moves: 'the side to move has no move: the game is over.',
   pos_no_pieces: 'one side has no piece.',
-  rules_notation_title: 'Move notation',
-  rules_notation_cc: 'Chinese checkers: the 121 holes are numbered row by row, left to right, from the point of the top camp (1) to the point of the bottom camp (121), with the board in its reference orientation. A move is written with the holes of its path: 12-23 for a step, 4-15-37 for two chained jumps. During a game, the « Hole numbers » button shows these numbers on the board (turned towards you) and the holes of the last move are always labelled.',
-  rules_notation_dr: 'Draughts: official FMJD notation. The dark squares are numbered left to right and top to bottom, seen from Black’s side (1 to 50 on 10×10, 1 to 32 on 8×8, 1 to 72 on 12×12); a move is written 32-28, a capture 28x19x10 with every landing square. Games download as PDN, and a PDN or FEN position can be imported to play it.',
 };
