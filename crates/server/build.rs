@@ -486,9 +486,14 @@ fn attr<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// Modules that only work online (they talk to `/api/`: looking at a game again, importing a
-/// position): loaded when first used and not precached, so that a first visit does not pay for
-/// them.
-const ONLINE_ONLY: &[&str] = &["js/replay.js", "js/import.js"];
+/// position, the reviews page) and their texts: loaded when first used and not precached, so
+/// that a first visit does not pay for them.
+const ONLINE_ONLY: &[&str] = &[
+    "js/replay.js",
+    "js/import.js",
+    "js/texts-later.js",
+    "js/reviews.js",
+];
 
 /// What the service worker precaches: the page and every hashed file but the stylesheets (inlined
 /// in the page), the large icons (the browser fetches those itself when installing the app) and

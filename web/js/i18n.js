@@ -8,7 +8,7 @@ import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
-  ...REPLAY_FR, // texts-replay.js: replay, notation, games' files, imported positions
+  ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -791,22 +791,11 @@ export function errorText(e) {
     too_many_connections: 'err_rate_limited',
     overloaded: 'err_busy',
   };
-  if (e.code === 'invalid_position') return t('err_invalid_position', { why: positionWhy(e.detail) });
   const k = map[e.code];
   if (k) return t(k);
   if (/^http_5/.test(e.code)) return t('err_internal');
   return t('err_unknown_code', { code: e.code });
 }
 
-/** Why an imported position was refused, from the error's `detail`. @param {any} detail */
-export function positionWhy(detail) {
-  const reason = detail && typeof detail.reason === 'string' ? detail.reason : 'empty';
-  const k = /** @type {Key} */ ('pos_' + reason);
-  if (!(k in fr)) return String(reason);
-  /** @type {Record<string, string|number>} */
-  const params = {};
-  for (const [name, v] of Object.entries(detail || {})) if (typeof v === 'string' || typeof v === 'number') params[name] = v;
-  return t(k, params);
-}
 
 document.documentElement.lang = current;

@@ -10,7 +10,8 @@ import { ApiError, api, request } from './api.js';
 import { Board } from './board.js';
 import { draughtsGeometry, draughtsPieces } from './board-draughts.js';
 import { fill, h, toast } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { t } from './i18n.js';
+import { importErrorText, tl } from './texts-later.js';
 import { askName } from './name.js';
 import { navigate } from './router.js';
 import { cpuMsOverride } from './storage.js';
@@ -28,9 +29,9 @@ export async function checkPosition(text, variant) {
 /** Opens the import dialog. */
 export function importDialog() {
   const levels = /** @type {const} */ (['facile', 'normal', 'difficile', 'expert']);
-  const text = h('textarea', { name: 'position', rows: 6, spellcheck: 'false', autocomplete: 'off', 'aria-label': t('import_text'), placeholder: 'W:W31,32,33:B18,19,K2', 'data-testid': 'import-text' });
-  const file = h('input', { type: 'file', accept: '.pdn,.txt,text/plain', 'aria-label': t('import_file'), 'data-testid': 'import-file' });
-  const variant = h('select', { name: 'variant', 'aria-label': t('import_variant') },
+  const text = h('textarea', { name: 'position', rows: 6, spellcheck: 'false', autocomplete: 'off', 'aria-label': tl('import_text'), placeholder: 'W:W31,32,33:B18,19,K2', 'data-testid': 'import-text' });
+  const file = h('input', { type: 'file', accept: '.pdn,.txt,text/plain', 'aria-label': tl('import_file'), 'data-testid': 'import-file' });
+  const variant = h('select', { name: 'variant', 'aria-label': tl('import_variant') },
     ['international', 'brazilian', 'canadian'].map((v) => h('option', { value: v }, t(/** @type {any} */ ('variant_' + v)))));
   const level = h('select', { name: 'level', 'aria-label': t('level_label') },
     levels.map((l) => h('option', { value: l, selected: l === 'normal' }, t(/** @type {any} */ ('level_' + l)))));
@@ -58,19 +59,19 @@ export function importDialog() {
       const n = (got.board.pieces || []).length;
       result.className = 'import-result good';
       fill(result,
-        h('p', null, got.plies ? t('import_ok_moves', { plies: got.plies, side, n }) : t('import_ok', { side, n })),
-        got.initial ? h('p', { class: 'muted small' }, t('import_initial')) : null,
-        h('p', { class: 'muted small' }, t('import_you_play', { side })));
+        h('p', null, got.plies ? tl('import_ok_moves', { plies: got.plies, side, n }) : tl('import_ok', { side, n })),
+        got.initial ? h('p', { class: 'muted small' }, tl('import_initial')) : null,
+        h('p', { class: 'muted small' }, tl('import_you_play', { side })));
       const size = got.board.size || 10;
       const board = new Board(draughtsGeometry(size, got.to_move === 'black'), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
       board.svg.classList.add('board-draughts', 'import-board');
-      board.svg.setAttribute('aria-label', t('import_title'));
+      board.svg.setAttribute('aria-label', tl('import_title'));
       board.render({ pieces: draughtsPieces(got.board, () => null), moves: [], showLegal: false, confirm: false, last: null, animate: null });
       fill(preview, board.svg);
       return got;
     } catch (e) {
       result.className = 'import-result error';
-      fill(result, h('p', { role: 'alert' }, e instanceof ApiError ? errorText(e) : String(e)));
+      fill(result, h('p', { role: 'alert' }, e instanceof ApiError ? importErrorText(e) : String(e)));
       return null;
     }
   };
@@ -95,24 +96,24 @@ export function importDialog() {
       const res = await api.createRoom(body);
       navigate(`/r/${res.code}`);
     } catch (e) {
-      toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
+      toast(e instanceof ApiError ? importErrorText(e) : String(e), 'error');
     }
   };
   dlg.append(h('form', { method: 'dialog', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); check(); } },
-    h('h2', null, t('import_title')),
-    h('p', { class: 'muted small' }, t('import_help')),
+    h('h2', null, tl('import_title')),
+    h('p', { class: 'muted small' }, tl('import_help')),
     h('div', { class: 'field' }, text),
     h('div', { class: 'import-row' },
-      h('label', { class: 'field' }, h('span', { class: 'small' }, t('import_file')), file),
-      h('label', { class: 'field' }, h('span', { class: 'small' }, t('import_variant')), variant)),
-    h('button', { class: 'btn', type: 'submit', 'data-action': 'import-check' }, t('import_check')),
+      h('label', { class: 'field' }, h('span', { class: 'small' }, tl('import_file')), file),
+      h('label', { class: 'field' }, h('span', { class: 'small' }, tl('import_variant')), variant)),
+    h('button', { class: 'btn', type: 'submit', 'data-action': 'import-check' }, tl('import_check')),
     result,
     preview,
     h('label', { class: 'field' }, h('span', { class: 'small' }, t('level_label')), level),
     h('div', { class: 'dialog-buttons' },
       h('button', { class: 'btn', type: 'button', 'data-value': 'cancel', onclick: close }, t('cancel')),
-      h('button', { class: 'btn accent', type: 'button', 'data-action': 'import-friend', onclick: () => play(false) }, t('import_friend')),
-      h('button', { class: 'btn primary', type: 'button', 'data-action': 'import-cpu', onclick: () => play(true) }, t('import_cpu')))));
+      h('button', { class: 'btn accent', type: 'button', 'data-action': 'import-friend', onclick: () => play(false) }, tl('import_friend')),
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'import-cpu', onclick: () => play(true) }, tl('import_cpu')))));
   dlg.addEventListener('cancel', (e) => {
     e.preventDefault();
     close();

@@ -8,7 +8,6 @@ import { askName } from './name.js';
 import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
 import { onBadge, startBadge } from './push.js';
-import { showReviews } from './reviews.js';
 import { leaveRoom, rerenderRoom, showRoom } from './room.js';
 import { start } from './router.js';
 import { getName } from './storage.js';
@@ -59,7 +58,14 @@ function show(r) {
   leaveRoom();
   if (r.name === 'home') showHome(app);
   else if (r.name === 'games') showGames(app);
-  else if (r.name === 'reviews') showReviews(app);
+  else if (r.name === 'reviews') {
+    // Online only (it lists what people wrote): loaded when first asked for, not precached.
+    import('./reviews.js')
+      .then((m) => { if (route === r) m.showReviews(app); })
+      .catch(() => {
+        if (route === r) fill(app, h('section', { class: 'card center' }, h('h1', null, t('offline_title')), h('p', null, t('offline_text'))));
+      });
+  }
   else if (r.name === 'rules' || r.name === 'faq' || r.name === 'data') showPage(app, r.name);
   else notFound();
 }

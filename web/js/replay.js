@@ -13,6 +13,7 @@ import { draughtsMove, draughtsPieces } from './board-draughts.js';
 import { fill, h, s } from './dom.js';
 import { request } from './api.js';
 import { t } from './i18n.js';
+import { tl } from './texts-later.js';
 import { swatch } from './players.js';
 import { moveText, numberHoles } from './notation.js';
 
@@ -122,13 +123,13 @@ export class Replay {
     this.timer = null;
     this.board = new Board(opt.geometry(), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
     this.board.svg.classList.add('replay-board', opt.game === 'cc' ? 'board-cc' : 'board-draughts');
-    this.board.svg.setAttribute('aria-label', t('replay_board'));
+    this.board.svg.setAttribute('aria-label', tl('replay_board'));
     this.labels = opt.game === 'cc' ? numberHoles(this.board) : null;
     this.pos = h('span', { class: 'replay-pos', 'data-testid': 'replay-pos', 'aria-live': 'polite' });
-    const btn = (/** @type {string} */ action, /** @type {string} */ icon, /** @type {any} */ label) =>
-      h('button', { class: 'btn round small', type: 'button', 'data-replay': action, title: t(label), 'aria-label': t(label), onclick: () => this.act(action) }, svgIcon(icon));
+    const btn = (/** @type {string} */ action, /** @type {string} */ icon, /** @type {import('./texts-later.js').LaterKey} */ label) =>
+      h('button', { class: 'btn round small', type: 'button', 'data-replay': action, title: tl(label), 'aria-label': tl(label), onclick: () => this.act(action) }, svgIcon(icon));
     this.playBtn = btn('play', 'play', 'replay_play');
-    this.el = h('div', { class: 'replay-bar', role: 'toolbar', 'aria-label': t('replay_title'), 'data-testid': 'replay' },
+    this.el = h('div', { class: 'replay-bar', role: 'toolbar', 'aria-label': tl('replay_title'), 'data-testid': 'replay' },
       h('div', { class: 'replay-buttons' },
         btn('start', 'start', 'replay_start'),
         btn('back', 'back', 'replay_back'),
@@ -136,7 +137,7 @@ export class Replay {
         btn('end', 'end', 'replay_end'),
         this.playBtn),
       this.pos,
-      opt.live ? h('button', { class: 'btn primary small', type: 'button', 'data-replay': 'exit', onclick: () => this.act('exit') }, t('replay_exit')) : null);
+      opt.live ? h('button', { class: 'btn primary small', type: 'button', 'data-replay': 'exit', onclick: () => this.act('exit') }, tl('replay_exit')) : null);
     this.onDocKey = (/** @type {KeyboardEvent} */ e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       if (e.defaultPrevented || !this.el.isConnected || target.closest('input, textarea, select, dialog, [contenteditable]')) return;
@@ -222,8 +223,8 @@ export class Replay {
     if (this.index >= this.last) this.show(0);
     this.playBtn.setAttribute('aria-pressed', 'true');
     this.playBtn.replaceChildren(svgIcon('pause'));
-    this.playBtn.title = t('replay_pause');
-    this.playBtn.setAttribute('aria-label', t('replay_pause'));
+    this.playBtn.title = tl('replay_pause');
+    this.playBtn.setAttribute('aria-label', tl('replay_pause'));
     this.timer = window.setInterval(() => {
       if (this.index >= this.last) this.stop();
       else this.show(this.index + 1, true);
@@ -235,8 +236,8 @@ export class Replay {
     this.timer = null;
     this.playBtn.setAttribute('aria-pressed', 'false');
     this.playBtn.replaceChildren(svgIcon('play'));
-    this.playBtn.title = t('replay_play');
-    this.playBtn.setAttribute('aria-label', t('replay_play'));
+    this.playBtn.title = tl('replay_play');
+    this.playBtn.setAttribute('aria-label', tl('replay_play'));
   }
 
   /** Shows the position after `i` entries. @param {number} i @param {boolean} [animate] */
@@ -265,7 +266,7 @@ export class Replay {
     const moves = rec.log.filter((e) => e.kind === 'move').length;
     const done = rec.log.slice(0, index).filter((e) => e.kind === 'move').length;
     fill(this.pos,
-      h('span', { class: 'replay-count' }, index === 0 ? t('replay_at_start') : t('replay_count', { n: done, total: moves })),
+      h('span', { class: 'replay-count' }, index === 0 ? tl('replay_at_start') : tl('replay_count', { n: done, total: moves })),
       entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' ? null : swatch(entry.seat, rec.game === 'draughts' ? { draughts: rec.seats[entry.seat]?.color } : undefined),
         this.describe(entry)) : null);
     this.el.dataset.index = String(index);
@@ -278,10 +279,10 @@ export class Replay {
 
   /** @param {Entry} e */
   describe(e) {
-    if (e.kind === 'move') return t('replay_move', { name: this.opt.name(e.seat), move: e.notation || moveText(this.record ? this.record.game : 'cc', e.move) });
-    if (e.kind === 'resign') return t('replay_resign', { name: this.opt.name(e.seat) });
-    if (e.kind === 'draw') return t('replay_draw');
-    return t('replay_abandon');
+    if (e.kind === 'move') return tl('replay_move', { name: this.opt.name(e.seat), move: e.notation || moveText(this.record ? this.record.game : 'cc', e.move) });
+    if (e.kind === 'resign') return tl('replay_resign', { name: this.opt.name(e.seat) });
+    if (e.kind === 'draw') return tl('replay_draw');
+    return tl('replay_abandon');
   }
 
   destroy() {
