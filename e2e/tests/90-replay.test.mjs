@@ -70,7 +70,7 @@ test('replay: draughts move list, a tapped move, a finished game stepped through
   const last = await index(page);
   equal(last, 7, 'six moves and the resignation');
   equal(await page.locator('[data-replay=exit]').count(), 0, 'nothing to go back to');
-  equal(await page.locator('[data-testid=replay]').getAttribute('data-consistent'), 'true', 'the rebuilt positions end on the server board');
+  equal(await until(() => page.locator('[data-testid=replay]').getAttribute('data-consistent')), 'true', 'the rebuilt positions end on the server board');
   const final = await boardPieces(page);
   await page.click('[data-replay=start]');
   equal(await index(page), 0, 'start');
@@ -169,7 +169,7 @@ test('replay: Chinese checkers moves in hole numbers, a tapped move labelled on 
 
   await resign(page);
   await page.locator('[data-testid=replay]').waitFor();
-  equal(await page.locator('[data-testid=replay]').getAttribute('data-consistent'), 'true', 'rebuilt positions end on the server board');
+  equal(await until(() => page.locator('[data-testid=replay]').getAttribute('data-consistent')), 'true', 'rebuilt positions end on the server board');
   const last = await index(page);
   equal(last, 7, 'six moves and the resignation');
   await page.click('[data-replay=start]');
