@@ -67,10 +67,11 @@ test('replay: draughts move list, a tapped move, a finished game stepped through
   // Finished: the game opens on its last position with the replay control.
   await resign(page);
   await page.locator('[data-testid=replay]').waitFor();
+  // The record arrives after the control is drawn: its consistency mark says it is there.
+  equal(await until(() => page.locator('[data-testid=replay]').getAttribute('data-consistent')), 'true', 'the rebuilt positions end on the server board');
   const last = await index(page);
   equal(last, 7, 'six moves and the resignation');
   equal(await page.locator('[data-replay=exit]').count(), 0, 'nothing to go back to');
-  equal(await until(() => page.locator('[data-testid=replay]').getAttribute('data-consistent')), 'true', 'the rebuilt positions end on the server board');
   const final = await boardPieces(page);
   await page.click('[data-replay=start]');
   equal(await index(page), 0, 'start');
