@@ -21,9 +21,9 @@ process.on('exit', () => {
  */
 export async function startServer() {
   if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
-  // The binary `cargo build --release -p dames` just built (it honours CARGO_TARGET_DIR too).
+  // The binary `cargo build --profile e2e -p dames` just built (it honours CARGO_TARGET_DIR too).
   const target = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : resolve(E2E_DIR, '../target');
-  const bin = process.env.DAMES_BIN ? resolve(E2E_DIR, process.env.DAMES_BIN) : join(target, 'release', 'dames');
+  const bin = process.env.DAMES_BIN ? resolve(E2E_DIR, process.env.DAMES_BIN) : join(target, 'e2e', 'dames');
   const dir = mkdtempSync(join(tmpdir(), 'dames-e2e-'));
   const db = join(dir, 'dames.db');
   let child = null;
