@@ -735,6 +735,7 @@ export function errorText(e) {
   const list = (/** @type {any} */ xs) => (Array.isArray(xs) ? xs.join(', ') : String(xs ?? ''));
   if (e.code === 'invalid_name') {
     if (reason === 'too_long') return t('err_name_too_long', { max: d.max ?? 24 });
+    if (reason === 'length') return t('err_name_length', { max: d.max ?? 24 });
     if (reason === 'control_chars' || reason === 'control') return t('err_name_control_chars');
     if (reason === 'empty') return t('err_name_empty');
     const k = /** @type {Key} */ ('err_name_' + reason);

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use dames_server::net::client_ip::Cidr;
 use dames_server::{AppState, Config};
 
 /// Options of `dames serve`.
@@ -39,6 +40,31 @@ pub struct Args {
     /// https URL; default: the public URL).
     #[arg(long, env = "DAMES_PUSH_SUBJECT")]
     pub push_subject: Option<String>,
+    /// Push services that notifications may be sent to (each with its subdomains; `known`: the
+    /// big browsers' services). Default: any public host (never a private or local address).
+    #[arg(long, value_delimiter = ',', env = "DAMES_PUSH_ALLOW_HOSTS")]
+    pub push_allow_host: Vec<String>,
+    /// Reverse proxies (IP or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose Forwarded and
+    /// X-Forwarded-For headers name the client; nobody else's are believed.
+    #[arg(long, value_delimiter = ',', num_args = 1.., env = "DAMES_TRUSTED_PROXIES")]
+    pub trusted_proxy: Vec<Cidr>,
+    /// A request's head must arrive within this time (else 408 and the connection is closed).
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+    /// A kept-alive connection with no request for this long is closed.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+    /// Open connections at most, WebSockets included (default: from the open-file limit,
+    /// which is raised to its hard maximum at start); more get 503.
+    #[arg(long)]
+    pub max_connections: Option<usize>,
+    /// Open connections from one address (IPv6: one /64) at most; more get 429. Trusted proxies
+    /// are not counted.
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_ip: usize,
+    /// Open WebSockets from one client address (IPv6: one /64) at most; more get 429.
+    #[arg(long, default_value_t = 50)]
+    pub max_websockets_per_ip: usize,
     /// Turn off the rate limits (local load tests only).
     #[arg(long)]
     pub no_rate_limits: bool,
@@ -87,6 +113,16 @@ impl Args {
         }) {
             config.push.subject = subject;
         }
+        config.push.allowed_hosts.clone_from(&self.push_allow_host);
+        config
+            .network
+            .trusted_proxies
+            .clone_from(&self.trusted_proxy);
+        config.network.header_timeout = self.header_timeout;
+        config.network.idle_timeout = self.idle_timeout;
+        config.network.max_connections = self.max_connections;
+        config.network.max_connections_per_ip = self.max_connections_per_ip.max(1);
+        config.network.max_websockets_per_ip = self.max_websockets_per_ip.max(1);
         config.limits.enabled = !self.no_rate_limits;
         config.cpu_workers = self.cpu_workers.clamp(1, 8);
         config
@@ -100,6 +136,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_ansi(ansi)
         .with_writer(std::io::stderr)
         .init();
+    // Each connection is a file: take every file the system allows, then cap connections below.
+    let files = dames_server::net::limits::raise_open_file_limit();
+    let cap = dames_server::net::limits::default_max_connections();
+    tracing::info!("open-file limit {files:?}: at most {cap} connections by default");
+    if args.max_connections.is_some_and(|m| m > cap) {
+        tracing::warn!("--max-connections is above what the open-file limit allows ({cap})");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -143,6 +186,38 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn network_options_reach_the_configuration() {
+        use clap::Parser;
+        let args = Args::try_parse_from([
+            "serve",
+            "--trusted-proxy",
+            "127.0.0.1,10.0.0.0/8",
+            "--header-timeout",
+            "5s",
+            "--idle-timeout",
+            "1m",
+            "--max-connections",
+            "900",
+            "--max-websockets-per-ip",
+            "20",
+            "--push-allow-host",
+            "known",
+        ])
+        .unwrap();
+        let config = args.config();
+        let net = &config.network;
+        assert_eq!(net.trusted_proxies.len(), 2);
+        assert!(net.trusted_proxies[1].contains("10.9.8.7".parse().unwrap()));
+        assert_eq!(net.header_timeout, Duration::from_secs(5));
+        assert_eq!(net.idle_timeout, Duration::from_secs(60));
+        assert_eq!(net.max_connections, Some(900));
+        assert_eq!(net.max_websockets_per_ip, 20);
+        assert_eq!(net.max_connections_per_ip, 256);
+        assert_eq!(config.push.allowed_hosts, ["known"]);
+        assert!(Args::try_parse_from(["serve", "--trusted-proxy", "10.0.0.0/99"]).is_err());
+    }
 
     #[test]
     fn durations_parse_with_units() {

@@ -3,14 +3,16 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::DefaultBodyLimit;
-use axum::http::HeaderValue;
-use axum::serve::ListenerExt;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::IntoResponse;
 use axum::Router;
 use tokio::net::TcpListener;
 
+use crate::config::Config;
+use crate::error::AppError;
 use crate::state::AppState;
-use crate::{assets, http, push, retention, ws};
+use crate::{assets, http, net, push, retention, ws};
 
 /// The whole site: `/api`, `/ws`, the client's pages and static files.
 pub fn app(state: AppState) -> Router {
@@ -22,13 +24,36 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             http::client_cookie,
         ))
-        .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            net::client_ip::layer,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            net::origin::guard,
+        ))
+        .layer(axum::middleware::map_response_with_state(
+            state.clone(),
+            security_headers,
+        ))
         .layer(DefaultBodyLimit::max(http::MAX_BODY))
         .with_state(state)
 }
 
-async fn security_headers(mut response: axum::response::Response) -> axum::response::Response {
+async fn security_headers(
+    State(state): State<AppState>,
+    response: axum::response::Response,
+) -> axum::response::Response {
+    let mut response = typed_method_not_allowed(response);
     let h = response.headers_mut();
+    if state.secure_cookies() {
+        // The site is https only: browsers never try http again for a year. Not
+        // `includeSubDomains`: other sites of the operator's domain are not ours to decide.
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
     h.insert(
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
@@ -51,9 +76,39 @@ async fn security_headers(mut response: axum::response::Response) -> axum::respo
     response
 }
 
+/// A 405 from the router (a known path, another method) gets the typed JSON error like every
+/// other refusal, keeping its `Allow` header.
+fn typed_method_not_allowed(response: axum::response::Response) -> axum::response::Response {
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED
+        || response.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return response;
+    }
+    let allow = response.headers().get(header::ALLOW).cloned();
+    let mut typed = AppError::MethodNotAllowed.into_response();
+    if let Some(allow) = allow {
+        typed.headers_mut().insert(header::ALLOW, allow);
+    }
+    typed
+}
+
+/// What an operator should hear about at start: a site reachable from other machines whose
+/// links and QR codes would follow the `Host` header of each request.
+pub fn startup_warnings(config: &Config, addr: SocketAddr) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if config.public_url.is_none() && !addr.ip().is_loopback() {
+        warnings.push(format!(
+            "listening on {addr} without --public-url: room links and QR codes are built from \
+             each request's Host header; set --public-url to the site's address"
+        ));
+    }
+    warnings
+}
+
 /// Serves `state` on `listener` until `shutdown` completes, with the notifications and the
-/// retention job running. Accepted sockets get `TCP_NODELAY`: the protocol's messages are small
-/// and must leave at once, not wait for Nagle's algorithm to gather more.
+/// retention job running, behind the connection timeouts and caps of [`net::limits`] (which
+/// also sets `TCP_NODELAY` on accepted sockets: the protocol's messages are small and must
+/// leave at once).
 ///
 /// # Errors
 /// If the server fails.
@@ -62,6 +117,11 @@ pub async fn serve(
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    if let Ok(addr) = listener.local_addr() {
+        for warning in startup_warnings(&state.config, addr) {
+            tracing::warn!("{warning}");
+        }
+    }
     if let Err(err) = push::start(&state.rooms, &state.config.push).await {
         tracing::error!("notifications are off: {err}");
     }
@@ -76,15 +136,28 @@ pub async fn serve(
         rooms.close();
         closing.send_replace(true);
     };
-    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::warn!("TCP_NODELAY not set: {err}");
-        }
-    });
-    let result = axum::serve(listener, service)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let mut network = state.config.network.clone();
+    if !state.config.limits.enabled {
+        // Load tests open thousands of sockets from one address.
+        network.max_connections_per_ip = usize::MAX;
+    }
+    let result = net::limits::serve(listener, app(state), network, shutdown).await;
     sweeper.abort();
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_public_address_without_public_url_is_warned_about() {
+        let mut config = Config::new("x.db");
+        let public: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        assert_eq!(startup_warnings(&config, public).len(), 1);
+        assert!(startup_warnings(&config, local).is_empty());
+        config.public_url = Some("https://dames.example".into());
+        assert!(startup_warnings(&config, public).is_empty());
+    }
 }

@@ -19,6 +19,43 @@ pub struct Config {
     pub cpu_workers: usize,
     /// Web Push delivery (crate::push).
     pub push: Push,
+    /// Connections: proxies, timeouts and caps (crate::net).
+    pub network: Network,
+}
+
+/// The network edge (docs/security.md, "Limits").
+#[derive(Clone, Debug)]
+pub struct Network {
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client
+    /// (crate::net::client_ip); none by default.
+    pub trusted_proxies: Vec<crate::net::client_ip::Cidr>,
+    /// A request's head must arrive within this time of the connection's opening or of its own
+    /// first byte (10 s); a slow one is answered `408` and closed.
+    pub header_timeout: Duration,
+    /// A kept-alive connection with no request for this long is closed (30 s).
+    pub idle_timeout: Duration,
+    /// Open connections at most (WebSockets included); `None`: from the open-file limit
+    /// (crate::net::limits::default_max_connections). More are answered `503` and closed.
+    pub max_connections: Option<usize>,
+    /// Open connections from one address (IPv6: one /64) at most, except from trusted
+    /// proxies (256). More are answered `429`.
+    pub max_connections_per_ip: usize,
+    /// Open WebSockets from one client address (after proxies; IPv6: one /64) at most (50).
+    /// More upgrades are answered `429 too_many_connections`.
+    pub max_websockets_per_ip: usize,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Self {
+            trusted_proxies: Vec::new(),
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            max_connections: None,
+            max_connections_per_ip: 256,
+            max_websockets_per_ip: 50,
+        }
+    }
 }
 
 /// Web Push settings.
@@ -29,6 +66,11 @@ pub struct Push {
     pub allow_loopback_http: bool,
     /// The VAPID `sub` claim: a contact for push services (`mailto:` or https URL).
     pub subject: String,
+    /// Push service hosts allowed (each with its subdomains; `known`: the big browsers'
+    /// services); empty: any public host (crate::push::ssrf).
+    pub allowed_hosts: Vec<String>,
+    /// Host names resolved to these addresses without DNS (still checked like DNS answers).
+    pub static_hosts: Vec<(String, std::net::IpAddr)>,
 }
 
 impl Default for Push {
@@ -36,6 +78,8 @@ impl Default for Push {
         Self {
             allow_loopback_http: false,
             subject: "mailto:admin@localhost".into(),
+            allowed_hosts: Vec::new(),
+            static_hosts: Vec::new(),
         }
     }
 }
@@ -50,6 +94,7 @@ impl Config {
             limits: Limits::default(),
             cpu_workers: 1,
             push: Push::default(),
+            network: Network::default(),
         }
     }
 }
@@ -96,7 +141,8 @@ pub struct Rate {
 /// Rate limits per client IP and per `dames_client` cookie.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// `false` turns every limit off (load tests, local scripts).
+    /// `false` turns every limit off (load tests, local scripts), the per-address connection and
+    /// WebSocket caps too ([`Network`]).
     pub enabled: bool,
     /// Room creations.
     pub create: Rate,

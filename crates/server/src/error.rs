@@ -94,8 +94,8 @@ pub enum AppError {
     /// The body or message is over its size limit.
     #[error("the request is too large")]
     TooLarge,
-    /// A player name is empty, too long or has characters a name may not have; the detail says
-    /// which.
+    /// A player name is refused (crate::names); the detail says why (field `name`, reason
+    /// `length`, `control`, `invisible`, `marks`, `unassigned`, `blank` or `reserved`).
     #[error("invalid name: {0}")]
     InvalidName(Detail),
     /// The settings (or the game, or a CPU level) break a rule; the detail says which field.
@@ -137,6 +137,9 @@ pub enum AppError {
     /// No such API route.
     #[error("no such API route")]
     NotFound,
+    /// The route exists but not with this HTTP method (the `Allow` header lists the good ones).
+    #[error("this method is not allowed here")]
+    MethodNotAllowed,
     /// A field of a review, request or push subscription is not acceptable; the message says which.
     #[error("{0}")]
     Invalid(String),
@@ -149,6 +152,21 @@ pub enum AppError {
     /// A PDN or FEN text to import does not give a position to play from; the detail says why.
     #[error("invalid position: {0}")]
     InvalidPosition(crate::position::ImportError),
+    /// A state-changing request or a WebSocket upgrade from another site (crate::net::origin).
+    #[error("requests from another site are refused")]
+    CrossSite,
+    /// A body that is not declared `Content-Type: application/json`.
+    #[error("the body must be sent as application/json")]
+    NotJson,
+    /// The request was not received in time (crate::net::limits).
+    #[error("the request took too long to arrive")]
+    Timeout,
+    /// Too many open connections or WebSockets from this address (crate::net::limits).
+    #[error("too many connections from your address")]
+    TooManyConnections,
+    /// The server is at its connection limit; retry later.
+    #[error("the server is busy, retry in a moment")]
+    Overloaded,
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -174,10 +192,16 @@ impl AppError {
             Self::NotEnoughPlayers => "not_enough_players",
             Self::RateLimited(_) => "rate_limited",
             Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
             Self::Invalid(_) => "invalid_input",
             Self::NotPlayed => "not_played",
             Self::HintsOff => "hints_off",
             Self::InvalidPosition(_) => "invalid_position",
+            Self::CrossSite => "cross_site",
+            Self::NotJson => "not_json",
+            Self::Timeout => "timeout",
+            Self::TooManyConnections => "too_many_connections",
+            Self::Overloaded => "overloaded",
             Self::Internal => "internal",
         }
     }
@@ -192,6 +216,7 @@ impl AppError {
             | Self::InvalidPosition(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnknownRoom | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RoomFull
             | Self::SeatTaken
             | Self::WrongState(_)
@@ -203,8 +228,22 @@ impl AppError {
             | Self::NotPlayed
             | Self::HintsOff => StatusCode::FORBIDDEN,
             Self::IllegalMove(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::CrossSite => StatusCode::FORBIDDEN,
+            Self::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Timeout => StatusCode::REQUEST_TIMEOUT,
+            Self::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            Self::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// Seconds for the `Retry-After` header, for the errors that have one.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited(secs) => Some((*secs).max(1)),
+            Self::TooManyConnections | Self::Overloaded => Some(5),
+            _ => None,
         }
     }
 
@@ -247,10 +286,10 @@ impl IntoResponse for AppError {
             axum::Json(json!({ "error": self.to_json() })),
         )
             .into_response();
-        if let Self::RateLimited(secs) = self {
+        if let Some(secs) = self.retry_after() {
             response
                 .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }

@@ -21,6 +21,8 @@ pub mod config;
 pub mod error;
 pub mod game;
 pub mod http;
+pub mod names;
+pub mod net;
 pub mod position;
 pub mod protocol;
 pub mod push;
@@ -39,6 +41,6 @@ pub mod view;
 pub mod ws;
 
 pub use app::{app, serve};
-pub use config::{Config, Limits, Rate, Retention};
+pub use config::{Config, Limits, Network, Rate, Retention};
 pub use error::AppError;
 pub use state::AppState;

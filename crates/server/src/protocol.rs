@@ -279,8 +279,10 @@ pub struct SeatAnswer {
     pub code: String,
     /// The seat taken.
     pub seat: usize,
-    /// Its token (32 hex digits), also set as the seat cookie.
-    pub token: String,
+    /// Its token (32 hex digits), also set as the seat cookie; absent when the caller came back
+    /// with only the HttpOnly cookie (a script of the page must not read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The room as the new seat holder sees it.
     pub room: RoomView,
 }

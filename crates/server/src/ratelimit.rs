@@ -57,7 +57,7 @@ impl RateLimiter {
     }
 
     fn keys(ip: IpAddr, client: Option<&str>) -> Vec<Key> {
-        let mut keys = vec![Key::Ip(ip)];
+        let mut keys = vec![Key::Ip(crate::net::client_ip::limit_key(ip))];
         keys.extend(client.map(|c| Key::Client(c.to_owned())));
         keys
     }

@@ -67,6 +67,10 @@ pub async fn sweep(rooms: &Arc<Rooms>, r: &Retention) -> Result<(usize, usize), 
     let store = rooms.store().clone();
     let before = now.saturating_sub(ms(r.feedback));
     let finished_before = now.saturating_sub(60_000);
-    blocking(move || store.sweep_extras(before, finished_before)).await?;
+    blocking(move || {
+        store.sweep_extras(before, finished_before)?;
+        store.scrub()
+    })
+    .await?;
     Ok((due.delete.len(), due.abandon.len()))
 }

@@ -183,37 +183,16 @@ pub struct Room {
     pub start: Option<String>,
 }
 
-/// Longest player name, in characters (after trimming).
-pub const NAME_MAX_CHARS: usize = 24;
+/// Longest player name, in characters (after normalization; `GET /api/settings` gives it).
+pub const NAME_MAX_CHARS: usize = crate::names::MAX_NAME;
 
-/// Checks a player name (1–24 characters after trimming, no control characters).
+/// Checks a player name and gives its stored form (crate::names: NFC, spaces collapsed, 1–24
+/// characters, nothing invisible, not a CPU's name).
 ///
 /// # Errors
-/// `invalid_name` with the reason `empty`, `too_long` (and `max`) or `control_chars`.
+/// `invalid_name` with field `name` and the reason of [`crate::names::NameError::as_str`].
 pub fn valid_name(name: &str) -> Result<String, AppError> {
-    let name = name.trim();
-    let bad = |detail| Err(AppError::InvalidName(detail));
-    if name.is_empty() {
-        return bad(Detail::field(
-            "name",
-            "empty",
-            "a name must have at least one character",
-        ));
-    }
-    if name.chars().count() > NAME_MAX_CHARS {
-        return bad(
-            Detail::field("name", "too_long", "a name has at most 24 characters")
-                .with("max", NAME_MAX_CHARS),
-        );
-    }
-    if name.chars().any(char::is_control) {
-        return bad(Detail::field(
-            "name",
-            "control_chars",
-            "a name may not contain control characters",
-        ));
-    }
-    Ok(name.to_owned())
+    crate::names::name(name).map_err(|why| AppError::InvalidName(why.into()))
 }
 
 /// The room's state forbids the action: `reason` for clients, `message` in English.

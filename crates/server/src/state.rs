@@ -9,6 +9,7 @@ use axum::http::{header, HeaderMap};
 
 use crate::config::Config;
 use crate::error::AppError;
+use crate::net::limits::WebSockets;
 use crate::ratelimit::RateLimiter;
 use crate::rooms::Rooms;
 use crate::store::{SqliteStore, Store};
@@ -24,6 +25,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Turns `true` when the server shuts down (WebSocket sessions close).
     pub closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Open WebSockets per client address (crate::net::limits).
+    pub websockets: Arc<WebSockets>,
 }
 
 impl AppState {
@@ -52,6 +55,11 @@ impl AppState {
         Ok(Self {
             rooms,
             limiter: Arc::new(RateLimiter::new(config.limits.clone())),
+            websockets: Arc::new(WebSockets::new(if config.limits.enabled {
+                config.network.max_websockets_per_ip
+            } else {
+                usize::MAX
+            })),
             config: Arc::new(config),
             closing: Arc::new(tokio::sync::watch::channel(false).0),
         })

@@ -56,12 +56,14 @@ async fn upgrade(
         caller.seat_token(&room.code)?
     };
     let since = q.version()?;
+    let slot = state.websockets.open(caller.ip)?;
     let session = Session {
         state,
         cell,
         token,
         seat: None,
         sent: 0,
+        _slot: slot,
     };
     Ok(ws
         .read_buffer_size(READ_BUFFER)
@@ -81,6 +83,8 @@ struct Session {
     seat: Option<usize>,
     /// Last version sent.
     sent: i64,
+    /// This socket's place in its address's WebSocket count (crate::net::limits).
+    _slot: crate::net::limits::Slot,
 }
 
 /// A client message.

@@ -94,10 +94,11 @@ async fn names_say_what_is_wrong_with_them() {
     let server = Server::start().await;
     let c = server.client();
     for (name, reason) in [
-        ("", "empty"),
-        ("   ", "empty"),
-        ("abcdefghijklmnopqrstuvwxy", "too_long"),
-        ("a\u{7}b", "control_chars"),
+        ("", "length"),
+        ("   ", "length"),
+        ("abcdefghijklmnopqrstuvwxy", "length"),
+        ("a\u{7}b", "control"),
+        ("CPU", "reserved"),
     ] {
         let a = c
             .post("/api/rooms", json!({"game": "cc", "name": name}))

@@ -99,7 +99,7 @@ async fn subscribe(
     Path(code): Path<String>,
     JsonBody(sub): JsonBody<Subscription>,
 ) -> Result<Json<Value>, AppError> {
-    push::check_endpoint(&sub.endpoint, state.config.push.allow_loopback_http)?;
+    push::check_endpoint(&sub.endpoint, &state.config.push)?;
     if sub.keys.p256dh.len() > 200 || sub.keys.auth.len() > 100 {
         return Err(AppError::Invalid("keys: too long".into()));
     }

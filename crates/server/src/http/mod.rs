@@ -29,7 +29,22 @@ pub fn router() -> axum::Router<AppState> {
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 16 * 1024;
 
-/// A JSON body read with the protocol's errors (`bad_json`, `too_large`).
+/// Longest wait for a request body once its head has arrived (a slow body is refused with
+/// `timeout`; the head has its own limit, crate::net::limits).
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Whether the request says `Content-Type: application/json` (parameters such as `charset`
+/// allowed).
+pub fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// A JSON body read with the protocol's errors (`bad_json`, `too_large`, `not_json` when it is
+/// not declared `application/json`, `timeout`). An empty body reads as `{}`.
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
@@ -37,8 +52,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
-        let bytes = axum::body::Bytes::from_request(req, state)
+        let json = is_json(req.headers());
+        let read = axum::body::Bytes::from_request(req, state);
+        let bytes = tokio::time::timeout(BODY_TIMEOUT, read)
             .await
+            .map_err(|_| AppError::Timeout)?
             .map_err(|rej| {
                 if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                     AppError::TooLarge
@@ -48,6 +66,9 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             })?;
         let bytes = if bytes.iter().all(u8::is_ascii_whitespace) {
             &b"{}"[..]
+        } else if !json {
+            // A form or a text/plain body: what a cross-site page can send without asking.
+            return Err(AppError::NotJson);
         } else {
             &bytes[..]
         };
@@ -64,7 +85,8 @@ pub struct ClientId(pub String);
 /// Who is calling: address, browser identity and the raw headers (for seat tokens).
 #[derive(Clone, Debug)]
 pub struct Caller {
-    /// Peer IP address (the rate-limit key with the client id).
+    /// The client's IP address: the peer's, or the one a trusted proxy forwarded for (the
+    /// rate-limit key with the client id, per /64 for IPv6).
     pub ip: IpAddr,
     /// The `dames_client` cookie.
     pub client: String,
@@ -75,10 +97,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, AppError> {
-        let ip = parts
+        let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        // Behind a trusted proxy, the address it forwarded for (crate::net::client_ip).
+        let ip = parts
+            .extensions
+            .get::<crate::net::client_ip::ClientIp>()
+            .map_or(peer, |c| c.0);
         let client = parts
             .extensions
             .get::<ClientId>()
@@ -110,6 +137,15 @@ impl Caller {
             (Some(c), Some(b)) if c != b => Err(AppError::TokenMismatch),
             (c, b) => Ok(b.or(c)),
         }
+    }
+
+    /// Whether the caller presents a seat token in the `Authorization` header (a script that
+    /// knows its token), rather than only the HttpOnly cookie.
+    pub fn by_header(&self) -> bool {
+        self.headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("Bearer "))
     }
 
     /// The request headers.

@@ -95,7 +95,9 @@ fn ip_allows(ip: IpAddr) -> bool {
         times.retain(|t| t.elapsed() < hour);
         !times.is_empty()
     });
-    let times = seen.entry(ip).or_default();
+    let times = seen
+        .entry(crate::net::client_ip::limit_key(ip))
+        .or_default();
     if times.len() >= PER_IP_HOUR {
         return false;
     }
@@ -103,23 +105,17 @@ fn ip_allows(ip: IpAddr) -> bool {
     true
 }
 
-/// Checks the text: trimmed, 1–[`MAX_TEXT`] characters, no control characters but newlines
-/// and tabs.
+/// Checks the text: NFC, trimmed, 1–[`MAX_TEXT`] characters, no control characters but newlines
+/// and tabs, nothing invisible (crate::names).
 fn valid_text(text: &str) -> Result<String, AppError> {
-    let text = text.trim();
+    let text = crate::names::text(text).map_err(|why| AppError::Invalid(format!("text: {why}")))?;
     let len = text.chars().count();
     if len == 0 || len > MAX_TEXT {
         return Err(AppError::Invalid(format!(
             "text: 1 to {MAX_TEXT} characters"
         )));
     }
-    if text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return Err(AppError::Invalid("text: no control characters".into()));
-    }
-    Ok(text.replace("\r\n", "\n"))
+    Ok(text)
 }
 
 /// Adds a review or request.

@@ -92,13 +92,15 @@ async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<RoomView, AppError
     Ok(room.view(you))
 }
 
-/// Answer with a seat: `{"seat","token","room"}` and the seat cookie.
+/// Answer with a seat: `{"seat","token","room"}` and the seat cookie. `reveal`: the token is
+/// in the body too (a new seat, or a caller that already showed it in a header); a caller known
+/// only by its HttpOnly cookie never gets it where a script could read it.
 fn seat_answer(
     state: &AppState,
     status: StatusCode,
     code: &str,
     seat: usize,
-    token: &str,
+    (token, reveal): (&str, bool),
     room: RoomView,
 ) -> Response {
     let mut headers = HeaderMap::new();
@@ -112,7 +114,7 @@ fn seat_answer(
     let body = SeatAnswer {
         code: code.to_owned(),
         seat,
-        token: token.to_owned(),
+        token: reveal.then(|| token.to_owned()),
         room,
     };
     (status, headers, Json(body)).into_response()
@@ -234,7 +236,7 @@ async fn create(
         StatusCode::CREATED,
         &room.code,
         0,
-        &token,
+        (&token, true),
         room.view(Some(0)),
     ))
 }
@@ -278,6 +280,7 @@ async fn join(
             .seat_token(&room.code)?
             .and_then(|t| room.seat_of_token(&t).map(|s| (s, t)))
     };
+    let reveal = presented.is_none() || caller.by_header();
     let (seat, token) = match presented {
         Some(found) => found,
         None => {
@@ -300,7 +303,7 @@ async fn join(
         StatusCode::OK,
         &room.code,
         seat,
-        &token,
+        (&token, reveal),
         room.view(Some(seat)),
     ))
 }
@@ -517,9 +520,17 @@ async fn qr_svg(
     let code = cell.room.lock().await.code.clone();
     let url = format!("{}/r/{code}", state.origin(caller.headers()));
     let svg = qr::svg(&url).map_err(|e| AppError::internal("QR code", e))?;
+    // Without a public URL the link is made from the request's Host header: a shared cache must
+    // not hand one client's QR code to another (a forged Host would poison it).
+    let cache = if state.config.public_url.is_some() {
+        "public, max-age=3600"
+    } else {
+        "private, max-age=3600"
+    };
     let headers = [
         (header::CONTENT_TYPE, "image/svg+xml"),
-        (header::CACHE_CONTROL, "public, max-age=3600"),
+        (header::CACHE_CONTROL, cache),
+        (header::VARY, "Host"),
     ];
     Ok((headers, svg).into_response())
 }

@@ -136,4 +136,9 @@ pub trait Store: Extras + Send + Sync + 'static {
     fn delete(&self, code: &str) -> Result<(), StoreError>;
     /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
     fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError>;
+    /// Makes what was deleted unreadable on disk too (after each retention sweep): the
+    /// retention that the data page promises must be true of the files, not only of queries.
+    fn scrub(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }

@@ -36,6 +36,8 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Deleted rows are overwritten with zeros, not only unlinked (see `scrub`).
+        conn.pragma_update(None, "secure_delete", "ON")?;
         migrate(&mut conn)?;
         Ok(Self {
             conn: Mutex::new(conn),
@@ -295,6 +297,18 @@ impl Store for SqliteStore {
     fn delete(&self, code: &str) -> Result<(), StoreError> {
         self.conn()
             .execute("DELETE FROM rooms WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    /// With `secure_delete` on, deleted rows are zeroed in the pages written to the WAL; the
+    /// older copies of those pages still in the WAL go when it is checkpointed into the database
+    /// and truncated to nothing.
+    fn scrub(&self) -> Result<(), StoreError> {
+        let conn = self.conn();
+        let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+        if busy != 0 {
+            return Err(StoreError("the WAL could not be truncated (busy)".into()));
+        }
         Ok(())
     }
 
