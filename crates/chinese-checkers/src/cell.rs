@@ -20,15 +20,17 @@ pub const DIRECTIONS: [[i8; 3]; 6] = [
     [0, -1, 1],
 ];
 
+/// Whether `(x, y, z)` is a hole. The ranges are checked before the sum: coordinates come from
+/// clients (any `i32`), and `i32::MAX + 2` must be refused, not overflow.
 const fn on_board(x: i32, y: i32, z: i32) -> bool {
-    x + y + z == 0
-        && ((x <= 4 && y <= 4 && z <= 4) || (x >= -4 && y >= -4 && z >= -4))
-        && x >= -8
+    x >= -8
         && x <= 8
         && y >= -8
         && y <= 8
         && z >= -8
         && z <= 8
+        && x + y + z == 0
+        && ((x <= 4 && y <= 4 && z <= 4) || (x >= -4 && y >= -4 && z >= -4))
 }
 
 const fn build_coords() -> [[i8; 3]; CELL_COUNT] {
@@ -460,6 +462,19 @@ mod tests {
         for c in 0..6 {
             assert_eq!((CAMPS_15[c] & CAMPS_15[(c + 1) % 6]).count_ones(), 1);
             assert_eq!(CAMPS_15[c] & CAMPS_15[(c + 2) % 6], 0);
+        }
+    }
+
+    #[test]
+    fn coordinates_far_off_the_board_are_no_hole_and_do_not_overflow() {
+        for (x, y, z) in [
+            (2, i32::MAX, 4),
+            (i32::MAX, i32::MAX, 2),
+            (i32::MIN, i32::MIN, 0),
+            (i32::MAX, i32::MIN, 1),
+            (9, -9, 0),
+        ] {
+            assert_eq!(Cell::from_cube(x, y, z), None, "{x} {y} {z}");
         }
     }
 
