@@ -9,6 +9,8 @@ use clap::{Parser, Subcommand};
 mod cc;
 #[cfg(feature = "draughts")]
 mod draughts;
+#[cfg(feature = "server")]
+mod fuzz;
 #[cfg(feature = "ai")]
 mod hub;
 #[cfg(feature = "ai")]
@@ -66,6 +68,10 @@ enum Command {
     #[cfg(feature = "ai")]
     #[command(subcommand)]
     Tune(tune::Command),
+    /// Fuzz every parser the network reaches (HTTP, WebSocket, moves, settings, names, headers,
+    /// FEN, PDN, positions) and print inputs, time and panics (docs/security.md).
+    #[cfg(feature = "server")]
+    Fuzz(fuzz::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -94,5 +100,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Match(args)) => hubmatch::run(args),
         #[cfg(feature = "ai")]
         Some(Command::Tune(cmd)) => tune::run(cmd),
+        #[cfg(feature = "server")]
+        Some(Command::Fuzz(args)) => fuzz::run_command(args),
     }
 }

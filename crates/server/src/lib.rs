@@ -19,6 +19,7 @@ pub mod app;
 pub mod assets;
 pub mod config;
 pub mod error;
+pub mod fuzz;
 pub mod game;
 pub mod http;
 pub mod names;

@@ -113,6 +113,30 @@ enum ClientMessage {
     },
 }
 
+/// Answers one client message of a WebSocket of room `code` presenting `token`, exactly as a
+/// connected session does, without the socket: how [`crate::fuzz`] feeds messages to the
+/// server's own reading and handling code.
+///
+/// # Errors
+/// `unknown_room`, or `too_many_connections` when `ip` has all its WebSockets open.
+pub async fn answer_detached(
+    state: &AppState,
+    code: &str,
+    token: Option<String>,
+    ip: std::net::IpAddr,
+    bytes: &[u8],
+) -> Result<Value, AppError> {
+    let session = Session {
+        state: state.clone(),
+        cell: state.rooms.get(code).await?,
+        token,
+        seat: None,
+        sent: 0,
+        _slot: state.websockets.open(ip)?,
+    };
+    Ok(session.answer(bytes).await)
+}
+
 fn text(value: &Value) -> Message {
     Message::Text(Utf8Bytes::from(value.to_string()))
 }
@@ -273,19 +297,24 @@ impl Session {
             Message::Close(_) => return Err(()),
             Message::Ping(_) | Message::Pong(_) => return Ok(()),
         };
-        let answer = if bytes.len() > MAX_MESSAGE {
-            error_message(None, &AppError::TooLarge)
-        } else {
-            match serde_json::from_slice::<ClientMessage>(&bytes) {
-                Ok(ClientMessage::Ping { .. }) => json!({"type": "pong"}),
-                Ok(msg) => self.act(msg).await,
-                Err(err) => error_message(None, &AppError::BadJson(err.to_string())),
-            }
-        };
+        let answer = self.answer(&bytes).await;
         if answer.is_null() {
             return Ok(());
         }
         socket.send(text(&answer)).await.map_err(drop)
+    }
+
+    /// Reads one client message and runs it: the `pong`, `ack` or `error` to send back, or
+    /// `Null` when there is nothing to say.
+    async fn answer(&self, bytes: &[u8]) -> Value {
+        if bytes.len() > MAX_MESSAGE {
+            return error_message(None, &AppError::TooLarge);
+        }
+        match serde_json::from_slice::<ClientMessage>(bytes) {
+            Ok(ClientMessage::Ping { .. }) => json!({"type": "pong"}),
+            Ok(msg) => self.act(msg).await,
+            Err(err) => error_message(None, &AppError::BadJson(err.to_string())),
+        }
     }
 
     /// Runs a client action; the answer is an `ack`, an `error`, or nothing (no id, success).

@@ -333,3 +333,77 @@ async fn behind_a_trusted_proxy_rate_limits_count_the_forwarded_client_per_ipv6_
     }
     assert_eq!(create(&server, "198.51.100.3").await, 429);
 }
+
+/// Whether a WebSocket message or an HTTP body is what the protocol promises for bad input: an
+/// event, a state, an ack, a pong, or a typed error that is not `internal`.
+fn typed(msg: &serde_json::Value) -> bool {
+    match msg["type"].as_str() {
+        Some("error") => msg["code"].as_str().is_some_and(|c| c != "internal"),
+        Some(kind) => ["state", "event", "ack", "pong"].contains(&kind),
+        None => false,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_messages_and_bodies_over_real_sockets_get_typed_answers() {
+    use dames_server::fuzz::mutate::{mutated_json, Rng};
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let server = Server::start().await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    ana.start().await;
+    let mut sockets = [ana.ws(0).await, bo.ws(0).await];
+    for ws in &mut sockets {
+        ws.until("state").await;
+    }
+    let players = [&ana, &bo];
+    let mut rng = Rng::new(10);
+    let mut lcg = common::Lcg(5);
+    let mut moved = 0;
+    for i in 0..150 {
+        let room = ana.room().await;
+        let to_move = room["play"]["to_move"].as_u64().unwrap_or(0) as usize;
+        let seat_view = players[to_move].room().await;
+        let mv = match seat_view["play"]["legal_moves"].as_array() {
+            Some(legal) if !legal.is_empty() => common::random_draughts_move(&seat_view, &mut lcg),
+            _ => json!({"notation": "32-28"}),
+        };
+        let template = match rng.below(6) {
+            0..=3 => json!({"type": "move", "id": format!("f{i}"), "move": mv}),
+            4 => json!({"type": "draw", "id": "d", "action": "offer"}),
+            _ => json!({"type": "ping", "id": "p"}),
+        };
+        let bytes = mutated_json(&mut rng, &template, 3);
+        let ws = &mut sockets[to_move];
+        let frame = match String::from_utf8(bytes) {
+            Ok(text) => Message::text(text),
+            Err(e) => Message::binary(e.into_bytes()),
+        };
+        ws.stream.send(frame).await.unwrap();
+        ws.send(json!({"type": "ping"})).await;
+        let (_, before) = ws.until("pong").await;
+        for msg in &before {
+            assert!(typed(msg), "message {i}: {msg}");
+            moved += usize::from(msg["type"] == "ack" && msg["applied"] == true);
+        }
+        // A mutated HTTP body to the same game, from the other player now and then.
+        if i % 3 == 0 {
+            let body = mutated_json(&mut rng, &json!({"id": format!("h{i}"), "move": mv}), 3);
+            let answer = players[to_move]
+                .post_raw(
+                    &format!("/api/rooms/{}/move", ana.code.as_deref().unwrap()),
+                    body,
+                )
+                .await;
+            assert!(answer.status.as_u16() < 500, "{}", answer.body);
+            if !answer.status.is_success() {
+                assert!(answer.body["error"]["code"].is_string(), "{}", answer.body);
+            }
+        }
+    }
+    assert!(moved > 10, "valid moves went through too ({moved})");
+    ana.get("/api/health").await.ok();
+}

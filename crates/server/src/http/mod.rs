@@ -120,6 +120,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
 }
 
 impl Caller {
+    /// A caller from its address, browser identity and headers (what the extractor reads).
+    pub fn new(ip: IpAddr, client: String, headers: HeaderMap) -> Self {
+        Self {
+            ip,
+            client,
+            headers,
+        }
+    }
+
     /// The seat token the caller presents for room `code`: the `dames_seat_{CODE}` cookie or
     /// the `Authorization: Bearer` header.
     ///
