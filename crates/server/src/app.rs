@@ -20,6 +20,7 @@ pub fn app(state: AppState) -> Router {
         .nest("/api", http::router())
         .merge(ws::router())
         .merge(assets::router())
+        .layer(axum::middleware::from_fn(typed_api_errors))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::client_cookie,
@@ -74,6 +75,34 @@ async fn security_headers(
         ),
     );
     response
+}
+
+/// Under `/api`, a refusal of the framework itself (a path parameter that is not a number or
+/// not UTF-8, a query that cannot be read…) gets the typed JSON error like every other refusal,
+/// never a plain-text body.
+async fn typed_api_errors(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let path = req.uri().path();
+    let api = path == "/api" || path.starts_with("/api/");
+    let response = next.run(req).await;
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !api || json || !response.status().is_client_error() {
+        return response;
+    }
+    let typed = match response.status() {
+        StatusCode::NOT_FOUND => AppError::NotFound,
+        StatusCode::METHOD_NOT_ALLOWED => return typed_method_not_allowed(response),
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::NotJson,
+        StatusCode::REQUEST_TIMEOUT => AppError::Timeout,
+        _ => AppError::Invalid("the request's path or query cannot be read".into()),
+    };
+    typed.into_response()
 }
 
 /// A 405 from the router (a known path, another method) gets the typed JSON error like every

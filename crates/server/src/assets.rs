@@ -60,7 +60,11 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         );
     }
     router.fallback(|method: Method, uri: Uri, headers: HeaderMap| async move {
-        if method == Method::GET || method == Method::HEAD {
+        // `/api` and `/api/` themselves are outside the nested API router: still the API's
+        // typed error, never the site's plain 404.
+        if uri.path() == "/api" || uri.path().starts_with("/api/") {
+            crate::error::AppError::NotFound.into_response()
+        } else if method == Method::GET || method == Method::HEAD {
             file_or_not_found_page(uri.path(), &headers)
         } else {
             StatusCode::METHOD_NOT_ALLOWED.into_response()

@@ -271,9 +271,16 @@ async fn bad_input_gets_typed_errors() {
     c.post("/api/rooms/ZZZZZZ/join", json!({"name": "Bo"}))
         .await
         .expect_error(404, "unknown_room");
-    c.get("/api/nothing/here")
+    for path in ["/api/nothing/here", "/api/", "/api"] {
+        c.get(path).await.expect_error(404, "not_found");
+    }
+    // Path parameters the framework cannot read: still the typed error.
+    c.send(c.http.delete(format!("{}/api/feedback/abc", server.base)))
         .await
-        .expect_error(404, "not_found");
+        .expect_error(400, "invalid_input");
+    c.get("/api/rooms/%FF%FE")
+        .await
+        .expect_error(400, "invalid_input");
     assert_eq!(c.get("/api/health").await.ok(), json!({"ok": true}));
     let mut host = server.client();
     host.create(json!({"game": "cc", "name": "Ana"})).await;

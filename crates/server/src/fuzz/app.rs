@@ -51,8 +51,9 @@ pub struct World {
     feedback: Vec<i64>,
     /// Answers that are not a typed error (500s, `/api` errors without the JSON error).
     pub failures: u64,
-    /// The first of them, described.
+    /// The first of each kind, described.
     pub first_failure: Option<String>,
+    kinds: Vec<String>,
     last: String,
     /// Answers by kind: `[success, client error]`, and moves applied, games finished.
     answered: [u64; 2],
@@ -93,6 +94,7 @@ impl World {
             feedback: Vec::new(),
             failures: 0,
             first_failure: None,
+            kinds: Vec::new(),
             last: String::new(),
             answered: [0; 2],
             moves: 0,
@@ -114,10 +116,17 @@ impl World {
         }
     }
 
-    fn fail(&mut self, what: String) {
+    /// Counts a failure; keeps the first one of each kind (up to 8 kinds), described.
+    fn fail(&mut self, kind: String, what: String) {
         self.failures += 1;
-        if self.first_failure.is_none() {
-            self.first_failure = Some(what);
+        let seen = self.kinds.contains(&kind);
+        if !seen && self.kinds.len() < 8 {
+            self.kinds.push(kind);
+            let first = self.first_failure.get_or_insert_with(String::new);
+            if !first.is_empty() {
+                first.push_str("\n  ");
+            }
+            first.push_str(&what);
         }
     }
 
@@ -144,9 +153,14 @@ impl World {
             }
         }
         if status.is_server_error() {
-            self.fail(format!("{described} {}: {}", self.last, body));
+            let kind = format!("{status} {}", body["error"]["code"]);
+            self.fail(kind, format!("{described} {}: {}", self.last, body));
         } else if api && !status.is_success() && !body["error"]["code"].is_string() {
-            self.fail(format!("{described} {}: untyped error {status}", self.last));
+            let kind = format!("untyped {status}");
+            self.fail(
+                kind,
+                format!("{described} {}: untyped error {status}", self.last),
+            );
         }
         (status, body)
     }
@@ -940,13 +954,13 @@ impl Target for Ws {
                     || (kind == "error" && answer["code"].is_string());
                 if !typed || answer["code"] == "internal" {
                     let what = format!("{}: {answer}", w.last);
-                    w.fail(what);
+                    w.fail(format!("ws {}", answer["code"]), what);
                 }
             }
             Err(err) => {
                 if matches!(err, crate::error::AppError::Internal) {
                     let what = format!("{}: {err}", w.last);
-                    w.fail(what);
+                    w.fail("ws internal".into(), what);
                 }
             }
         }

@@ -100,6 +100,8 @@ pub struct TargetReport {
     pub elapsed: Duration,
     /// How deep the inputs went ([`Target::depth`]).
     pub depth: String,
+    /// The first answer of each kind that was not a typed error, described.
+    pub failed: Option<String>,
 }
 
 /// What a run did.
@@ -107,7 +109,7 @@ pub struct TargetReport {
 pub struct Report {
     /// Each target's figures.
     pub targets: Vec<TargetReport>,
-    /// The first panic or failure: target, message, input.
+    /// The first panic: target, message, input.
     pub first_problem: Option<String>,
 }
 
@@ -171,7 +173,12 @@ impl std::fmt::Display for Report {
             writeln!(f, "{}: {}", t.name, t.depth)?;
         }
         if let Some(problem) = &self.first_problem {
-            writeln!(f, "first problem: {problem}")?;
+            writeln!(f, "first panic: {problem}")?;
+        }
+        for t in &self.targets {
+            if let Some(failed) = &t.failed {
+                writeln!(f, "failures in {}:\n  {failed}", t.name)?;
+            }
         }
         Ok(())
     }
@@ -250,6 +257,7 @@ fn run_targets(options: &Options, panics: &Panics, progress: &mut impl FnMut(&Re
             failures: 0,
             elapsed: Duration::ZERO,
             depth: String::new(),
+            failed: None,
         });
     }
     const SLICES: u64 = 20;
@@ -289,10 +297,8 @@ fn run_targets(options: &Options, panics: &Panics, progress: &mut impl FnMut(&Re
             let (failures, first) = target.failures();
             stats.failures = *earlier_failures + failures;
             stats.depth = target.depth();
-            if report.first_problem.is_none() {
-                if let Some(first) = first {
-                    report.first_problem = Some(format!("failure in {}: {first}", stats.name));
-                }
+            if first.is_some() {
+                stats.failed = first;
             }
         }
         progress(&report);
