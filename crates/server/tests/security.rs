@@ -242,6 +242,47 @@ async fn bodies_must_be_declared_json() {
 }
 
 #[tokio::test]
+async fn the_position_import_takes_json_from_this_site_only() {
+    let server = Server::start().await;
+    let client = server.client();
+    let url = format!("{}/api/draughts/position", server.base);
+    let body = r#"{"text":"W:W31,32:B1,K2"}"#;
+    for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
+        let req = client
+            .http
+            .post(&url)
+            .header("content-type", content_type)
+            .body(body);
+        client.send(req).await.expect_error(415, "not_json");
+    }
+    let foreign = client
+        .http
+        .post(&url)
+        .header("origin", "https://evil.example")
+        .header("content-type", "application/json")
+        .body(body);
+    client.send(foreign).await.expect_error(403, "cross_site");
+    let own = client
+        .http
+        .post(&url)
+        .header("origin", server.base.clone())
+        .header("sec-fetch-site", "same-origin")
+        .header("content-type", "application/json")
+        .body(body);
+    let answer = client.send(own).await;
+    assert_eq!(answer.status, 200, "{:?}", answer.body);
+    assert_eq!(answer.body["fen"], "W:W31,32:B1,K2");
+    // A room started from a position follows the same rules as any other creation.
+    let create = r#"{"game":"draughts","name":"Ana","start":"W:W31,32:B1,K2"}"#;
+    let form = client
+        .http
+        .post(format!("{}/api/rooms", server.base))
+        .header("content-type", "text/plain")
+        .body(create);
+    client.send(form).await.expect_error(415, "not_json");
+}
+
+#[tokio::test]
 async fn a_websocket_upgrade_from_another_site_is_refused() {
     use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Error};
     let server = Server::start().await;

@@ -262,6 +262,7 @@ enum Op {
     Feedback,
     FeedbackList,
     FeedbackDelete,
+    Position,
     Misc,
 }
 
@@ -283,7 +284,17 @@ const OPS: &[(Op, usize)] = &[
     (Op::Feedback, 4),
     (Op::FeedbackList, 1),
     (Op::FeedbackDelete, 1),
+    (Op::Position, 2),
     (Op::Misc, 4),
+];
+
+/// Draughts positions to import or to start a room from (FEN and PDN; mutated by the caller).
+const POSITIONS: &[&str] = &[
+    "W:W31,32,33:B18,19,K2",
+    "B:W28:B19",
+    "[GameType \"26\"]\n1. 22-18 11-15 2. 18x11 8x15 *",
+    "[FEN \"W:W31,32:B1,K2\"]\n1. 32-28 *",
+    "1. 32-28 19-23 2. 28x19 14x23 *",
 ];
 
 fn pick_op(rng: &mut Rng) -> Op {
@@ -382,6 +393,9 @@ impl World {
                 }
                 if rng.one_in(5) {
                     body["cpu"] = json!({"level": *rng.pick(&LEVELS[..2])});
+                }
+                if game == "draughts" && rng.one_in(4) {
+                    body["start"] = json!(*rng.pick(POSITIONS));
                 }
                 (post, "/api/rooms".into(), Some(body), None, String::new())
             }
@@ -566,10 +580,25 @@ impl World {
                     String::new(),
                 )
             }
+            Op::Position => {
+                let mut body = json!({"text": *rng.pick(POSITIONS)});
+                if rng.one_in(2) {
+                    body["variant"] = json!(*rng.pick(&["international", "brazilian", "canadian"]));
+                }
+                (
+                    post,
+                    "/api/draughts/position".into(),
+                    Some(body),
+                    None,
+                    String::new(),
+                )
+            }
             Op::Misc => {
                 let (code, token, _) = room(self, rng, None);
                 let since = *rng.pick(&["0", "3", "-1", "", "x", "99999999999999999999"]);
-                let path = match rng.below(8) {
+                let path = match rng.below(10) {
+                    8 => format!("/api/rooms/{code}/record"),
+                    9 => format!("/api/rooms/{code}/download"),
                     0 => "/api/me/games".to_owned(),
                     1 => "/api/me/rooms".to_owned(),
                     2 => "/api/push/key".to_owned(),

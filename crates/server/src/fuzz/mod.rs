@@ -9,7 +9,8 @@
 //! - [`app::Ws`]: WebSocket client messages through a session's own reading and handling code;
 //! - [`parsers`]: move inputs of both games on live positions, settings and rules, names and
 //!   texts, request headers, room codes, seat tokens and push endpoints, and the engines' text
-//!   formats (draughts FEN and PDN, Chinese checkers position files).
+//!   formats (draughts FEN and PDN, Chinese checkers position files), the draughts position
+//!   import (`POST /api/draughts/position`).
 //!
 //! A panic anywhere — in a target, in a task the server spawned, in a blocking thread — counts
 //! and fails the run, and so does an answer that is not a typed error (a 500, an `/api` error
@@ -54,6 +55,7 @@ pub const TARGETS: &[(&str, u64)] = &[
     ("headers, codes, endpoints", 16),
     ("draughts FEN", 14),
     ("draughts PDN", 6),
+    ("draughts position import", 6),
     ("Chinese checkers positions", 10),
     ("HTTP requests (router)", 5),
     ("WebSocket messages (session)", 3),
@@ -67,6 +69,7 @@ fn make(name: &str, rng: &mut Rng) -> Option<Box<dyn Target>> {
         "headers, codes, endpoints" => Box::new(parsers::Headers::new()),
         "draughts FEN" => Box::new(parsers::Fen::new()),
         "draughts PDN" => Box::new(parsers::Pdn::new()),
+        "draughts position import" => Box::new(parsers::Position::new()),
         "Chinese checkers positions" => Box::new(parsers::CcPosition::new()),
         "HTTP requests (router)" => Box::new(app::Http::new()),
         "WebSocket messages (session)" => Box::new(app::Ws::new()),

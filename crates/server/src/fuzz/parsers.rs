@@ -1,8 +1,8 @@
 //! The fuzz targets that call the parsers directly, many inputs a second: move inputs of both
 //! games played on live positions, settings and rules (then a game started and played under
 //! them), names and texts, request headers (origin, client address behind proxies, cookies,
-//! tokens, content type), push endpoints, and the engines' text formats (draughts FEN and PDN,
-//! Chinese checkers position files). Each calls the same function the server calls, and some
+//! tokens, content type), push endpoints, the engines' text formats (draughts FEN and PDN,
+//! Chinese checkers position files) and the server's draughts position import. Each calls the same function the server calls, and some
 //! check a property of what they accept (a name or a FEN read back the same).
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -606,6 +606,115 @@ impl Target for Pdn {
 
     fn last_input(&self) -> String {
         format!("{:?}", self.last)
+    }
+}
+
+/// Draughts positions imported from PDN or FEN ([`crate::position::import`], as `POST
+/// /api/draughts/position` and room creation with `start` call it): FENs and PDN games (with
+/// `GameType` and `FEN` tags, comments, variations, results) of random games on the three boards,
+/// mutated, read on a random board. A refusal must be a typed `invalid_position` with its
+/// reason; an accepted position must serialize as the handler answers it, read back as a FEN to
+/// the same position, and start a room's game on its board.
+pub struct Position {
+    games: Vec<draughts::Game>,
+    last: (String, draughts::Variant),
+    accepted: u64,
+}
+
+impl Position {
+    pub(crate) fn new() -> Self {
+        Self {
+            games: draughts_games(),
+            last: (String::new(), draughts::Variant::International),
+            accepted: 0,
+        }
+    }
+
+    /// A text a player could paste: the game's FEN, or its PDN with some of the tags and
+    /// annotations the import reads or skips.
+    fn text(&self, rng: &mut Rng, g: usize) -> String {
+        let game = &self.games[g];
+        match rng.below(4) {
+            0 => game.fen(),
+            1 => format!("\"{}\"", game.fen()),
+            _ => {
+                let tags = [("Event".to_owned(), "Tournoi".to_owned())];
+                let mut text = game.to_pdn(&tags);
+                if rng.one_in(2) {
+                    // Without its GameType, the game is read on the board asked for.
+                    text = text
+                        .lines()
+                        .filter(|l| !l.starts_with("[GameType"))
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                }
+                if rng.one_in(4) {
+                    let fen = self.games[rng.below(self.games.len())].fen();
+                    text = format!("[FEN \"{fen}\"]\n{text}");
+                }
+                if rng.one_in(4) {
+                    text.push_str("\n{fin} (1. 32-28) $2 2-0\n");
+                }
+                text
+            }
+        }
+    }
+}
+
+impl Target for Position {
+    fn name(&self) -> &'static str {
+        "draughts position import"
+    }
+
+    fn one(&mut self, rng: &mut Rng) {
+        let g = rng.below(self.games.len());
+        let mut text = self.text(rng, g);
+        for _ in 0..rng.below(4) {
+            text = if rng.one_in(3) {
+                let mut bytes = text.into_bytes();
+                mutate_bytes(rng, &mut bytes);
+                String::from_utf8_lossy(&bytes).into_owned()
+            } else {
+                mutate_string(rng, &text)
+            };
+        }
+        let variant = self.games[rng.below(self.games.len())].rules().variant;
+        match crate::position::import(&text, variant) {
+            Ok(imported) => {
+                self.accepted += 1;
+                serde_json::to_value(&imported).expect("an imported position serializes");
+                let again = crate::position::import(&imported.fen, imported.variant)
+                    .expect("the FEN of an imported position imports again");
+                assert_eq!(again.fen, imported.fen, "imported FEN round trip");
+                let rules = GameRules::Draughts(draughts::Rules::new(imported.variant));
+                let game = GameState::new(&rules, 0, Some(&imported.fen))
+                    .expect("an imported position starts a room's game");
+                assert!(
+                    !game.legal_moves().is_empty(),
+                    "an imported position has a move"
+                );
+            }
+            Err(err) => {
+                let json = crate::error::AppError::InvalidPosition(err).to_json();
+                assert_eq!(json["code"], "invalid_position");
+                assert!(
+                    json["detail"]["reason"].is_string(),
+                    "a refusal has its reason: {json}"
+                );
+            }
+        }
+        if rng.one_in(2) {
+            advance_draughts(rng, &mut self.games[g]);
+        }
+        self.last = (text, variant);
+    }
+
+    fn last_input(&self) -> String {
+        format!("{:?} on the {:?} board", self.last.0, self.last.1)
+    }
+
+    fn depth(&self) -> String {
+        format!("{} positions accepted", self.accepted)
     }
 }
 
