@@ -1,18 +1,54 @@
 //! Push endpoints cannot reach this machine or a private network (issue 10 item 1,
 //! crate::push::ssrf): a local listener stands where such an endpoint points and must never see
 //! a connection, whether the endpoint is refused when subscribing (IP literals in disguise,
-//! single-label and trailing-dot names) or only when its name resolves (to loopback).
+//! single-label and trailing-dot names) or only when its name resolves (to loopback). What the
+//! server logs about it names the host only: the rest of an endpoint is the subscription's secret.
 
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine;
 use common::{random_draughts_move, Client, Lcg, Server};
 use serde_json::{json, Value};
+
+/// Everything logged in this test binary, at every level (the test's own HTTP client too).
+static LOGS: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+struct Capture;
+
+impl std::io::Write for Capture {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        LOGS.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn capture_logs() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(|| Capture)
+            .with_max_level(tracing::Level::TRACE)
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).unwrap();
+    });
+}
+
+/// What the server itself logged (its events, at every level).
+fn logged() -> String {
+    String::from_utf8_lossy(&LOGS.lock().unwrap())
+        .lines()
+        .filter(|line| line.contains(" dames_server"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// A listener on 127.0.0.1 that counts the connections it gets.
 async fn trap() -> (u16, Arc<AtomicUsize>) {
@@ -71,6 +107,7 @@ async fn give_turn_to(to: &Client, other: &Client, rng: &mut Lcg) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endpoints_to_this_machine_or_private_networks_get_no_connection() {
+    capture_logs();
     let (port, hits) = trap().await;
     let server = Server::start_with(|c| {
         // A name that resolves to this machine, as a hosts file or a hostile DNS would say.
@@ -120,6 +157,15 @@ async fn endpoints_to_this_machine_or_private_networks_get_no_connection() {
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(hits.load(Ordering::SeqCst), 0, "a push reached the trap");
+    let logs = logged();
+    assert!(
+        logs.contains("push to push.rebound.net refused"),
+        "the refusal is logged with its host: {logs}"
+    );
+    assert!(
+        !logs.contains("/send/secret") && !logs.contains("/latest/meta-data"),
+        "an endpoint's path (its secret) was logged: {logs}"
+    );
 }
 
 #[tokio::test]

@@ -360,7 +360,11 @@ impl Worker {
                 Sent::Done
             }
             Err(err) if ssrf::is_refused(&err) => {
-                tracing::warn!("push to {host} refused, subscription dropped: {err}");
+                // Never the URL (reqwest's errors carry it): its path is the subscription's secret.
+                tracing::warn!(
+                    "push to {host} refused, subscription dropped: {}",
+                    err.without_url()
+                );
                 Sent::Gone
             }
             Err(err) => {
