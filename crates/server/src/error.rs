@@ -134,6 +134,9 @@ pub enum AppError {
     /// Too many requests of this kind from this client; retry after the given seconds.
     #[error("too many requests, retry in {0} s")]
     RateLimited(u64),
+    /// The room has no game with this number (never played, or deleted by retention).
+    #[error("this room has no game with this number")]
+    UnknownGame,
     /// No such API route.
     #[error("no such API route")]
     NotFound,
@@ -191,6 +194,7 @@ impl AppError {
             Self::IllegalMove(_) => "illegal_move",
             Self::NotEnoughPlayers => "not_enough_players",
             Self::RateLimited(_) => "rate_limited",
+            Self::UnknownGame => "unknown_game",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Invalid(_) => "invalid_input",
@@ -215,7 +219,7 @@ impl AppError {
             | Self::Invalid(_)
             | Self::InvalidPosition(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnknownRoom | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::UnknownRoom | Self::UnknownGame | Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RoomFull
             | Self::SeatTaken

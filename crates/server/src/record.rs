@@ -13,10 +13,10 @@ use serde_json::Value;
 
 use crate::game::{GameKind, GameRules, GameState};
 use crate::protocol::{Board, Cube, LegalMove, Outcome, SeatKind, SeatView};
-use crate::room::{Room, Status};
-use crate::store::ActionRow;
+use crate::room::{Settings, Status};
+use crate::store::{ActionRow, GameRow};
 
-/// A game of a room (`GET /api/rooms/{code}/record`).
+/// A game of a room (`GET /api/rooms/{code}/games/{n}/record`; `…/record`: the current one).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRecord {
     /// The room's code.
@@ -108,73 +108,102 @@ pub fn notation(mv: &LegalMove) -> String {
     }
 }
 
-impl Room {
-    /// The record of the room's current (or last) game from its stored log, with the engine's
-    /// state after it.
-    ///
-    /// # Errors
-    /// A message if there is no game yet or the log does not replay (corruption).
-    pub fn record(&self, actions: &[ActionRow]) -> Result<(GameRecord, GameState), String> {
-        if self.status == Status::Lobby || self.play.is_none() {
-            return Err("the game has not started".into());
+/// Rebuilds game `row` of room `code` from its stored log through the rules engine: its record
+/// and the engine's state after it. `room_seats` gives the seats for a game stored before seats
+/// were kept with each game (they cannot change once a room's first game has started); their
+/// camps and colours are those of this game.
+///
+/// # Errors
+/// A message if the stored game does not replay (corruption, or an engine that changed its
+/// rules).
+pub fn build(
+    code: &str,
+    kind: GameKind,
+    row: &GameRow,
+    actions: &[ActionRow],
+    room_seats: impl FnOnce() -> Vec<SeatView>,
+) -> Result<(GameRecord, GameState), String> {
+    let settings_json: Value = serde_json::from_str(&row.settings).map_err(|e| e.to_string())?;
+    let (settings, _) = Settings::from_json(kind, &settings_json)?;
+    let rules = settings.rules;
+    let first_seat = usize::try_from(row.first_seat).map_err(|e| e.to_string())?;
+    let mut state =
+        GameState::new(&rules, first_seat, row.start_fen.as_deref()).map_err(|e| e.to_string())?;
+    let start = state.board();
+    let mut log = Vec::with_capacity(actions.len());
+    for action in actions {
+        log.push(replay_entry(kind, &mut state, action)?);
+    }
+    let seats = match row.seats.as_deref() {
+        Some(json) => serde_json::from_str(json).map_err(|e| e.to_string())?,
+        None => {
+            let white = state.white_seat().unwrap_or(first_seat);
+            let mut seats = room_seats();
+            for v in &mut seats {
+                let info = rules.seat_info(v.seat, white);
+                (v.camps, v.color) = (info.camps, info.color);
+                (v.online, v.ready) = (false, false);
+            }
+            seats
         }
-        let mut state =
-            GameState::new(&self.settings.rules, self.first_seat, self.start.as_deref())
+    };
+    let outcome = state.outcome();
+    let record = GameRecord {
+        code: code.to_owned(),
+        game: kind,
+        game_no: row.game_no,
+        status: if outcome.is_some() {
+            Status::Finished
+        } else {
+            Status::Playing
+        },
+        rules,
+        seats,
+        first_seat,
+        start,
+        log,
+        board: state.board(),
+        outcome,
+        finished_at: row.finished_at,
+    };
+    Ok((record, state))
+}
+
+/// Plays one stored log entry on `state` and returns it as a record entry.
+fn replay_entry(kind: GameKind, state: &mut GameState, row: &ActionRow) -> Result<Entry, String> {
+    let seat = row.seat.and_then(|s| usize::try_from(s).ok());
+    let at = row.at;
+    Ok(match (row.kind.as_str(), seat) {
+        ("move", Some(seat)) => {
+            let input: Value = serde_json::from_str(row.data.as_deref().unwrap_or("null"))
                 .map_err(|e| e.to_string())?;
-        let start = state.board();
-        let mut log = Vec::with_capacity(actions.len());
-        for row in actions {
-            let seat = row.seat.and_then(|s| usize::try_from(s).ok());
-            let at = row.at;
-            match (row.kind.as_str(), seat) {
-                ("move", Some(seat)) => {
-                    let input: Value = serde_json::from_str(row.data.as_deref().unwrap_or("null"))
-                        .map_err(|e| e.to_string())?;
-                    let played = self
-                        .kind
-                        .parse_move(&input)
-                        .and_then(|input| state.play(&input))
-                        .map_err(|e| format!("record: move {}: {e}", row.seq))?;
-                    log.push(Entry::Move {
-                        seat,
-                        notation: notation(&played.mv),
-                        mv: played.mv,
-                        passes: played.passes,
-                        finished: played.finished,
-                        at,
-                    });
-                }
-                ("resign", Some(seat)) => {
-                    state.resign(seat).map_err(|e| e.to_string())?;
-                    log.push(Entry::Resign { seat, at });
-                }
-                ("draw", _) => {
-                    state.agree_draw().map_err(|e| e.to_string())?;
-                    log.push(Entry::Draw { at });
-                }
-                ("abandon", _) => {
-                    state.abandon();
-                    log.push(Entry::Abandon { at });
-                }
-                (kind, _) => return Err(format!("record: bad action {kind}")),
+            let played = kind
+                .parse_move(&input)
+                .and_then(|input| state.play(&input))
+                .map_err(|e| format!("record: move {}: {e}", row.seq))?;
+            Entry::Move {
+                seat,
+                notation: notation(&played.mv),
+                mv: played.mv,
+                passes: played.passes,
+                finished: played.finished,
+                at,
             }
         }
-        let record = GameRecord {
-            code: self.code.clone(),
-            game: self.kind,
-            game_no: self.game_no,
-            status: self.status,
-            rules: self.settings.rules,
-            seats: self.seat_views(),
-            first_seat: self.first_seat,
-            start,
-            log,
-            board: state.board(),
-            outcome: state.outcome(),
-            finished_at: self.finished_at,
-        };
-        Ok((record, state))
-    }
+        ("resign", Some(seat)) => {
+            state.resign(seat).map_err(|e| e.to_string())?;
+            Entry::Resign { seat, at }
+        }
+        ("draw", _) => {
+            state.agree_draw().map_err(|e| e.to_string())?;
+            Entry::Draw { at }
+        }
+        ("abandon", _) => {
+            state.abandon();
+            Entry::Abandon { at }
+        }
+        (kind, _) => return Err(format!("record: bad action {kind}")),
+    })
 }
 
 /// A seat's name for a file: the person's name, or « CPU (level) ».

@@ -1,5 +1,6 @@
 //! The retention job (docs/storage.md): rooms never started are deleted 7 days after their last
-//! activity, finished games 30 days after they end, and a game with no move for 45 days ends as
+//! activity, finished games 30 days after they end (a room with its last game, an earlier game of
+//! a room on its own), and a game with no move for 45 days ends as
 //! abandoned (no result) and is then deleted 30 days later. The durations come from
 //! [`crate::config::Retention`].
 
@@ -62,6 +63,12 @@ pub async fn sweep(rooms: &Arc<Rooms>, r: &Retention) -> Result<(usize, usize), 
     }
     for code in &due.delete {
         rooms.delete(code).await?;
+    }
+    // Earlier games of rooms that went on to a rematch: kept as long as a finished room.
+    let store = rooms.store().clone();
+    let old = blocking(move || store.delete_old_games(cutoffs.finished_before)).await?;
+    if old > 0 {
+        tracing::info!("retention: {old} earlier games deleted");
     }
     // Reviews, requests, "has finished a game" records; subscriptions of finished games.
     let store = rooms.store().clone();

@@ -148,6 +148,8 @@ pub struct Change {
     pub actions: Vec<Action>,
     /// Whether this counts as activity for retention (everything but presence).
     pub activity: bool,
+    /// The current game started or ended: its `games` row is written with the change.
+    pub game: bool,
 }
 
 impl Change {
@@ -435,6 +437,7 @@ impl Room {
             seat.ready = false;
         }
         ch.event(json!({"kind": "started", "game_no": self.game_no}));
+        ch.game = true;
         self.check_finished(now, ch);
         Ok(())
     }
@@ -679,6 +682,7 @@ impl Room {
                 play.draw_offer = None;
             }
             ch.event(json!({"kind": "finished", "outcome": outcome}));
+            ch.game = true;
         }
     }
 

@@ -283,6 +283,7 @@ impl Rooms {
             })
             .collect();
         let (room_row, seat_rows) = (room.to_row(), room.seat_rows());
+        let game_row = ch.game.then(|| room.game_row(now));
         let store = self.store.clone();
         blocking(move || {
             store.commit(&Commit {
@@ -290,6 +291,7 @@ impl Rooms {
                 seats: &seat_rows,
                 actions: &actions,
                 events: &rows,
+                game: game_row.as_ref(),
             })
         })
         .await?;

@@ -10,7 +10,7 @@ use dames_ai::Level;
 use crate::game::{GameKind, GameState};
 use crate::protocol::MoveRecord;
 use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status};
-use crate::store::{ActionRow, RoomRow, SeatRow, StoredRoom};
+use crate::store::{ActionRow, GameRow, RoomRow, SeatRow, StoredRoom};
 
 impl Room {
     /// The `rooms` row.
@@ -33,6 +33,35 @@ impl Room {
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
             start_fen: self.start.clone(),
+        }
+    }
+
+    /// The `games` row of the current game as it is now (`now`: its start time, kept only by
+    /// the first write).
+    pub fn game_row(&self, now: i64) -> GameRow {
+        let seats: Vec<_> = self
+            .seat_views()
+            .into_iter()
+            .map(|mut v| {
+                // Who was there, not who is connected now.
+                v.online = false;
+                v.ready = false;
+                v
+            })
+            .collect();
+        GameRow {
+            game_no: self.game_no,
+            settings: self.settings.to_json().to_string(),
+            seats: serde_json::to_string(&seats).ok(),
+            first_seat: self.first_seat as i64,
+            start_fen: self.start.clone(),
+            started_at: Some(now),
+            finished_at: self.finished_at,
+            outcome: self
+                .play
+                .as_ref()
+                .and_then(|p| p.state.outcome())
+                .and_then(|o| serde_json::to_string(&o).ok()),
         }
     }
 

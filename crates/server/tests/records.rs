@@ -386,3 +386,259 @@ async fn a_room_plays_from_an_imported_position_and_keeps_it_across_a_restart() 
         .await
         .expect_error(400, "invalid_settings");
 }
+
+/// The PDN of a game file, replayed: the final position's FEN and the number of moves.
+fn pdn_final(pdn: &str) -> (String, usize) {
+    let games = draughts::read_pdn(pdn).unwrap();
+    let game = draughts::Game::from_pdn(&games[0], draughts::Rules::default()).unwrap();
+    (game.fen(), game.ply())
+}
+
+/// Plays `n` random moves then `loser` resigns; returns the room after.
+async fn play_then_resign(ana: &Client, bo: &Client, rng: &mut Lcg, n: usize, loser: &Client) {
+    play_moves(&[ana, bo], n, |room| random_draughts_move(room, rng)).await;
+    loser.act("resign", json!({})).await.ok();
+    assert_eq!(ana.room().await["status"], "finished");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_of_a_room_keeps_its_own_record_and_file_after_a_rematch() {
+    let server = Server::start().await;
+    // Ana keeps her `dames_client` cookie, like a browser: "my games" knows her.
+    let mut ana = server.client();
+    let mut headers = reqwest::header::HeaderMap::new();
+    let cookie = "dames_client=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    headers.insert("cookie", cookie.parse().unwrap());
+    ana.http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
+    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
+    let code = ana.code.clone().unwrap();
+    let mut bo = server.client();
+    bo.join(&code, "Bo").await;
+    let games = ana.get(&format!("/api/rooms/{code}/games")).await.ok();
+    assert_eq!(games, json!({"code": code, "current": 0, "games": []}));
+    ana.start().await;
+    let mut rng = Lcg(5);
+    play_then_resign(&ana, &bo, &mut rng, 8, &bo).await;
+    let first = ana.room().await;
+    let spectator = server.client();
+    let record1 = spectator
+        .get(&format!("/api/rooms/{code}/games/1"))
+        .await
+        .ok();
+    assert_eq!(
+        record1,
+        spectator
+            .get(&format!("/api/rooms/{code}/record"))
+            .await
+            .ok()
+    );
+    let pdn1 = spectator
+        .fetch(&format!("/api/rooms/{code}/games/1/download"))
+        .await
+        .text()
+        .await
+        .unwrap();
+
+    // The rematch: the first move passes to Bo, who plays White; Ana resigns this one.
+    ana.act("rematch", json!({"ready": true})).await.ok();
+    bo.act("rematch", json!({"ready": true})).await.ok();
+    let room = ana.room().await;
+    assert_eq!(
+        (room["status"].clone(), room["game_no"].clone()),
+        (json!("playing"), json!(2))
+    );
+    // While game 2 is on, game 1 is unchanged and game 2 is listed as being played.
+    assert_eq!(
+        spectator
+            .get(&format!("/api/rooms/{code}/games/1"))
+            .await
+            .ok(),
+        record1
+    );
+    let listed = spectator
+        .get(&format!("/api/rooms/{code}/games"))
+        .await
+        .ok();
+    assert_eq!(listed["current"], 2);
+    assert_eq!(listed["games"][1]["status"], "playing");
+    assert!(listed["games"][1]["outcome"].is_null());
+    play_then_resign(&ana, &bo, &mut rng, 5, &ana).await;
+    let second = ana.room().await;
+
+    // Game 1 as it was: its moves, its colours, its result, its file.
+    let again1 = spectator
+        .get(&format!("/api/rooms/{code}/games/1"))
+        .await
+        .ok();
+    assert_eq!(again1, record1);
+    assert_eq!(again1["game_no"], 1);
+    assert_eq!(again1["board"], first["play"]["board"]);
+    assert_eq!(again1["outcome"], first["play"]["outcome"]);
+    assert_eq!(again1["seats"][0]["color"], "white");
+    assert_eq!(again1["log"].as_array().unwrap().last().unwrap()["seat"], 1);
+    let record2 = spectator
+        .get(&format!("/api/rooms/{code}/games/2"))
+        .await
+        .ok();
+    assert_eq!(record2["game_no"], 2);
+    assert_eq!(record2["first_seat"], 1);
+    assert_eq!(record2["seats"][0]["color"], "black");
+    assert_eq!(record2["board"], second["play"]["board"]);
+    assert_eq!(record2["outcome"], second["play"]["outcome"]);
+    assert_ne!(record2["log"], record1["log"]);
+    // The room's record is its current game's.
+    assert_eq!(
+        spectator
+            .get(&format!("/api/rooms/{code}/record"))
+            .await
+            .ok(),
+        record2
+    );
+
+    let res = spectator
+        .fetch(&format!(
+            "/api/rooms/{}/games/1/download",
+            code.to_lowercase()
+        ))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.headers()["content-disposition"],
+        format!("attachment; filename=\"dames-{code}-1.pdn\"").as_str()
+    );
+    let again_pdn1 = res.text().await.unwrap();
+    assert_eq!(again_pdn1, pdn1, "the same file for the same game");
+    for tag in [
+        "[Round \"1\"]",
+        "[White \"Ana\"]",
+        "[Black \"Bo\"]",
+        "[Result \"2-0\"]",
+    ] {
+        assert!(pdn1.contains(tag), "{tag} missing in\n{pdn1}");
+    }
+    let moves1 = first["play"]["moves"].as_array().unwrap().len();
+    assert_eq!(
+        pdn_final(&pdn1),
+        (
+            first["play"]["board"]["fen"].as_str().unwrap().to_owned(),
+            moves1
+        )
+    );
+    let pdn2 = spectator
+        .fetch(&format!("/api/rooms/{code}/games/2/download"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    // Bo played White in game 2; Ana (Black) resigned: White wins.
+    for tag in [
+        "[Round \"2\"]",
+        "[White \"Bo\"]",
+        "[Black \"Ana\"]",
+        "[Result \"2-0\"]",
+    ] {
+        assert!(pdn2.contains(tag), "{tag} missing in\n{pdn2}");
+    }
+    let moves2 = second["play"]["moves"].as_array().unwrap().len();
+    assert_eq!(
+        pdn_final(&pdn2),
+        (
+            second["play"]["board"]["fen"].as_str().unwrap().to_owned(),
+            moves2
+        )
+    );
+
+    // The list of the room's games, and "my games" pointing to the earlier one.
+    let listed = spectator
+        .get(&format!("/api/rooms/{code}/games"))
+        .await
+        .ok();
+    assert_eq!(listed["current"], 2);
+    let items = listed["games"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    for (item, n, first_seat, room) in [(&items[0], 1, 0, &first), (&items[1], 2, 1, &second)] {
+        assert_eq!(item["game_no"], n);
+        assert_eq!(item["status"], "finished");
+        assert_eq!(item["first_seat"], first_seat);
+        assert_eq!(item["outcome"], room["play"]["outcome"]);
+        assert!(item["started_at"].as_i64().unwrap() <= item["finished_at"].as_i64().unwrap());
+    }
+    let mine = ana.get("/api/me/games").await.ok();
+    assert_eq!(mine["games"][0]["code"], json!(code));
+    assert_eq!(mine["games"][0]["earlier_games"], json!([1]));
+
+    // Games that do not exist: typed errors, nothing else.
+    for bad in ["3", "0", "-1", "x", "+1", "99999999999999999999"] {
+        spectator
+            .get(&format!("/api/rooms/{code}/games/{bad}"))
+            .await
+            .expect_error(404, "unknown_game");
+        assert_eq!(
+            spectator
+                .fetch(&format!("/api/rooms/{code}/games/{bad}/download"))
+                .await
+                .status(),
+            404
+        );
+    }
+    spectator
+        .get("/api/rooms/ZZZZZZ/games/1")
+        .await
+        .expect_error(404, "unknown_room");
+
+    // Both survive a restart of the server.
+    let server = server.restart(|_| {}).await;
+    let later = server.client();
+    assert_eq!(
+        later.get(&format!("/api/rooms/{code}/games/1")).await.ok(),
+        record1
+    );
+    assert_eq!(
+        later.get(&format!("/api/rooms/{code}/games/2")).await.ok(),
+        record2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retention_deletes_an_earlier_game_while_its_room_plays_on() {
+    let server = Server::start_with(|c| {
+        c.retention.finished = std::time::Duration::from_secs(2);
+        c.retention.sweep_every = std::time::Duration::from_millis(200);
+    })
+    .await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    let code = ana.code.clone().unwrap();
+    ana.start().await;
+    let mut rng = Lcg(9);
+    play_then_resign(&ana, &bo, &mut rng, 4, &bo).await;
+    ana.act("rematch", json!({"ready": true})).await.ok();
+    bo.act("rematch", json!({"ready": true})).await.ok();
+    // Game 2 goes on (a move now and then keeps it far from any limit); game 1 ended 2 s ago.
+    ana.get(&format!("/api/rooms/{code}/games/1")).await.ok();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let answer = ana.get(&format!("/api/rooms/{code}/games/1")).await;
+        if answer.status == 404 {
+            answer.expect_error(404, "unknown_game");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "game 1 was never deleted"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let listed = ana.get(&format!("/api/rooms/{code}/games")).await.ok();
+    assert_eq!(listed["games"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["games"][0]["game_no"], 2);
+    assert_eq!(ana.room().await["status"], "playing");
+    let record = ana.get(&format!("/api/rooms/{code}/record")).await.ok();
+    assert_eq!(record["game_no"], 2);
+    // The game on is still played as usual.
+    play_moves(&[&ana, &bo], 2, |room| random_draughts_move(room, &mut rng)).await;
+}

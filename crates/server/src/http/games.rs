@@ -1,67 +1,177 @@
-//! Game records and files (docs/protocol.md, "Game records"): a room's game to look at again
-//! (`GET /api/rooms/{code}/record`), to download as PDN or in the Chinese checkers text format
-//! (`GET /api/rooms/{code}/download`), and draughts positions read from PDN or FEN to start a
-//! room from (`POST /api/draughts/position`).
+//! Game records and files (docs/protocol.md, "Game records"): every game of a room to look at
+//! again (`GET /api/rooms/{code}/games`, `GET /api/rooms/{code}/games/{n}`; `…/record` is the
+//! current one), to download as PDN or in the Chinese checkers text format
+//! (`GET /api/rooms/{code}/games/{n}/download`; `…/download`: the current one), and draughts
+//! positions read from PDN or FEN to start a room from (`POST /api/draughts/position`).
 
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 use super::rooms::lookup;
 use super::{Caller, JsonBody};
 use crate::error::AppError;
-use crate::game::GameKind;
+use crate::game::{GameKind, GameState};
 use crate::position::{self, Imported};
 use crate::record::{self, GameRecord};
+use crate::room::Status;
 use crate::rooms::{blocking, now_ms, RoomCell};
 use crate::state::AppState;
 
 /// The routes of records, files and imports.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/rooms/{code}/record", get(show_record))
-        .route("/rooms/{code}/download", get(download))
+        .route("/rooms/{code}/record", get(show_current))
+        .route("/rooms/{code}/download", get(download_current))
+        .route("/rooms/{code}/games", get(list_games))
+        .route("/rooms/{code}/games/{n}", get(show_game))
+        .route("/rooms/{code}/games/{n}/download", get(download_game))
         .route("/draughts/position", post(read_position))
 }
 
-/// The record of the room's current (or last) game and the engine's state after it. The room
-/// stays locked while its log is read, so the two agree.
+/// Which game of a room: its number, or the current (or last) one.
+#[derive(Clone, Copy)]
+enum Which {
+    Current,
+    No(i64),
+}
+
+impl Which {
+    /// From the `{n}` of a path: a game number (1, 2, …).
+    fn parse(n: &str) -> Result<Self, AppError> {
+        match n.parse::<i64>() {
+            Ok(v) if v >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => Ok(Self::No(v)),
+            _ => Err(AppError::UnknownGame),
+        }
+    }
+}
+
+/// The record of a game of the room and the engine's state after it, rebuilt from the store
+/// (the game's row and its log are read together).
 async fn record_of(
     state: &AppState,
     cell: &RoomCell,
-) -> Result<(GameRecord, crate::game::GameState), AppError> {
-    let room = cell.room.lock().await;
-    if room.play.is_none() {
-        return Err(AppError::WrongState("the game has not started".into()));
-    }
+    which: Which,
+) -> Result<(GameRecord, GameState), AppError> {
+    let (code, kind, current, seats) = {
+        let room = cell.room.lock().await;
+        (
+            room.code.clone(),
+            room.kind,
+            room.game_no,
+            room.seat_views(),
+        )
+    };
+    let n = match which {
+        Which::Current if current == 0 => {
+            return Err(AppError::WrongState("the game has not started".into()))
+        }
+        Which::Current => current,
+        Which::No(n) => n,
+    };
     let store = state.rooms.store().clone();
-    let code = room.code.clone();
-    let stored = blocking(move || store.load(&code))
+    let key = code.clone();
+    let (row, actions) = blocking(move || store.game(&key, n))
         .await?
-        .ok_or(AppError::UnknownRoom)?;
-    room.record(&stored.actions)
-        .map_err(|e| AppError::internal(&format!("record of room {}", room.code), e))
+        .ok_or(AppError::UnknownGame)?;
+    record::build(&code, kind, &row, &actions, || seats)
+        .map_err(|e| AppError::internal(&format!("record of game {n} of room {code}"), e))
 }
 
-async fn show_record(
+async fn show_current(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
 ) -> Result<Json<GameRecord>, AppError> {
     let cell = lookup(&state, &caller, &code).await?;
-    Ok(Json(record_of(&state, &cell).await?.0))
+    Ok(Json(record_of(&state, &cell, Which::Current).await?.0))
 }
 
-async fn download(
+async fn show_game(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((code, n)): Path<(String, String)>,
+) -> Result<Json<GameRecord>, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    Ok(Json(record_of(&state, &cell, Which::parse(&n)?).await?.0))
+}
+
+/// One game of a room in its list.
+#[derive(Serialize)]
+struct GameItem {
+    game_no: i64,
+    status: Status,
+    first_seat: i64,
+    started_at: Option<i64>,
+    finished_at: Option<i64>,
+    outcome: Option<Value>,
+}
+
+/// Every game of the room, in order (`GET /api/rooms/{code}/games`).
+async fn list_games(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, AppError> {
+    let cell = lookup(&state, &caller, &code).await?;
+    let (code, current) = {
+        let room = cell.room.lock().await;
+        (room.code.clone(), room.game_no)
+    };
+    let store = state.rooms.store().clone();
+    let key = code.clone();
+    let rows = blocking(move || store.games(&key)).await?;
+    let games: Vec<GameItem> = rows
+        .into_iter()
+        .map(|g| GameItem {
+            game_no: g.game_no,
+            status: if g.finished_at.is_some() {
+                Status::Finished
+            } else {
+                Status::Playing
+            },
+            first_seat: g.first_seat,
+            started_at: g.started_at,
+            finished_at: g.finished_at,
+            outcome: g.outcome.and_then(|o| serde_json::from_str(&o).ok()),
+        })
+        .collect();
+    Ok(Json(
+        json!({"code": code, "current": current, "games": games}),
+    ))
+}
+
+async fn download_current(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
 ) -> Result<Response, AppError> {
+    download(state, caller, code, Which::Current).await
+}
+
+async fn download_game(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((code, n)): Path<(String, String)>,
+) -> Result<Response, AppError> {
+    let which = Which::parse(&n)?;
+    download(state, caller, code, which).await
+}
+
+/// The game as a file: standard PDN for draughts, the text format of docs/notation.md for
+/// Chinese checkers.
+async fn download(
+    state: AppState,
+    caller: Caller,
+    code: String,
+    which: Which,
+) -> Result<Response, AppError> {
     let cell = lookup(&state, &caller, &code).await?;
-    let (record, game) = record_of(&state, &cell).await?;
+    let (record, game) = record_of(&state, &cell, which).await?;
     let site = state.origin(caller.headers());
     let now = now_ms();
     let (text, content_type, name) = match record.game {

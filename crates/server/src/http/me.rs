@@ -34,7 +34,17 @@ async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<
         let Ok(cell) = state.rooms.get(&row.code).await else {
             continue;
         };
+        // The room's finished games before its current one, to look at again.
+        let store = state.rooms.store().clone();
+        let code = row.code.clone();
+        let earlier: Vec<i64> = blocking(move || store.games(&code))
+            .await?
+            .into_iter()
+            .filter(|g| g.finished_at.is_some())
+            .map(|g| g.game_no)
+            .collect();
         let room = cell.room.lock().await;
+        let earlier: Vec<i64> = earlier.into_iter().filter(|&n| n < room.game_no).collect();
         let seat = usize::try_from(row.seat).unwrap_or(usize::MAX);
         let to_move = room.play.as_ref().and_then(|p| p.state.to_move());
         let playing = room.status == crate::room::Status::Playing;
@@ -59,6 +69,7 @@ async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<
             "turn_since": if playing { room.last_move_at } else { None },
             "outcome": room.play.as_ref().and_then(|p| p.state.outcome()),
             "game_no": room.game_no,
+            "earlier_games": earlier,
             "active_at": room.active_at,
         }));
     }

@@ -70,6 +70,23 @@ pub struct EventRow {
     pub at: i64,
 }
 
+/// A `games` row: one game of a room, as it started (and ended).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub game_no: i64,
+    /// JSON `Settings` the game is played under.
+    pub settings: String,
+    /// JSON `[SeatView]` at its start; `None` for games stored before the table existed.
+    pub seats: Option<String>,
+    pub first_seat: i64,
+    /// Draughts: the imported start position (FEN).
+    pub start_fen: Option<String>,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    /// JSON `Outcome` once over.
+    pub outcome: Option<String>,
+}
+
 /// One change of a room, written in one transaction.
 #[derive(Debug)]
 pub struct Commit<'a> {
@@ -77,6 +94,9 @@ pub struct Commit<'a> {
     pub seats: &'a [SeatRow],
     pub actions: &'a [ActionRow],
     pub events: &'a [EventRow],
+    /// The current game's row when it started or ended with this change (its start time is
+    /// kept from the first write).
+    pub game: Option<&'a GameRow>,
 }
 
 /// A room as stored: enough to rebuild it.
@@ -141,4 +161,15 @@ pub trait Store: Extras + Send + Sync + 'static {
     fn scrub(&self) -> Result<(), StoreError> {
         Ok(())
     }
+    /// Every game of a room, in order.
+    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError>;
+    /// Game `game_no` of a room with its log, in order, if there is such a game.
+    fn game(
+        &self,
+        code: &str,
+        game_no: i64,
+    ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError>;
+    /// Deletes the games (rows and logs) that ended before `finished_before` and are not the
+    /// current game of their room (retention). Returns how many.
+    fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError>;
 }

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{
-    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, RoomRow, SeatRow, Store, StoreError,
-    StoredRoom,
+    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, GameRow, RoomRow, SeatRow, Store,
+    StoreError, StoredRoom,
 };
 
 /// The migrations, in order; `user_version` is the number applied.
@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_rooms.sql"),
     include_str!("../../migrations/0002_push_reviews.sql"),
     include_str!("../../migrations/0003_start_position.sql"),
+    include_str!("../../migrations/0004_games.sql"),
 ];
 
 /// SQLite storage in one file.
@@ -108,6 +109,60 @@ fn save_room(tx: &rusqlite::Transaction<'_>, room: &RoomRow) -> rusqlite::Result
     Ok(())
 }
 
+const GAME_COLUMNS: &str =
+    "game_no, settings, seats, first_seat, start_fen, started_at, finished_at, outcome";
+
+fn game_from_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        game_no: r.get(0)?,
+        settings: r.get(1)?,
+        seats: r.get(2)?,
+        first_seat: r.get(3)?,
+        start_fen: r.get(4)?,
+        started_at: r.get(5)?,
+        finished_at: r.get(6)?,
+        outcome: r.get(7)?,
+    })
+}
+
+fn action_from_row(r: &Row<'_>) -> rusqlite::Result<ActionRow> {
+    Ok(ActionRow {
+        game_no: r.get(0)?,
+        seq: r.get(1)?,
+        seat: r.get(2)?,
+        kind: r.get(3)?,
+        data: r.get(4)?,
+        client_id: r.get(5)?,
+        at: r.get(6)?,
+    })
+}
+
+const ACTIONS_OF_GAME: &str = "SELECT game_no, seq, seat, kind, data, client_id, at FROM actions
+                               WHERE code = ?1 AND game_no = ?2 ORDER BY seq";
+
+/// Writes a game's row; a second write (its end) keeps the start time of the first.
+fn save_game(tx: &rusqlite::Transaction<'_>, code: &str, g: &GameRow) -> rusqlite::Result<()> {
+    tx.execute(
+        &format!(
+            "INSERT INTO games (code, {GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (code, game_no) DO UPDATE SET settings = ?3, seats = ?4, first_seat = ?5,
+               start_fen = ?6, started_at = COALESCE(started_at, ?7), finished_at = ?8, outcome = ?9"
+        ),
+        params![
+            code,
+            g.game_no,
+            g.settings,
+            g.seats,
+            g.first_seat,
+            g.start_fen,
+            g.started_at,
+            g.finished_at,
+            g.outcome
+        ],
+    )?;
+    Ok(())
+}
+
 fn save_seats(
     tx: &rusqlite::Transaction<'_>,
     code: &str,
@@ -169,6 +224,9 @@ impl Store for SqliteStore {
         save_room(&tx, commit.room)?;
         save_seats(&tx, &commit.room.code, commit.seats)?;
         save_log(&tx, &commit.room.code, commit)?;
+        if let Some(game) = commit.game {
+            save_game(&tx, &commit.room.code, game)?;
+        }
         tx.commit()?;
         Ok(())
     }
@@ -200,21 +258,8 @@ impl Store for SqliteStore {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         let actions = conn
-            .prepare_cached(
-                "SELECT game_no, seq, seat, kind, data, client_id, at FROM actions
-                 WHERE code = ?1 AND game_no = ?2 ORDER BY seq",
-            )?
-            .query_map(params![code, room.game_no], |r| {
-                Ok(ActionRow {
-                    game_no: r.get(0)?,
-                    seq: r.get(1)?,
-                    seat: r.get(2)?,
-                    kind: r.get(3)?,
-                    data: r.get(4)?,
-                    client_id: r.get(5)?,
-                    at: r.get(6)?,
-                })
-            })?
+            .prepare_cached(ACTIONS_OF_GAME)?
+            .query_map(params![code, room.game_no], action_from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         let client_ids = conn
             .prepare_cached(
@@ -331,6 +376,56 @@ impl Store for SqliteStore {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
+
+    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 ORDER BY game_no"
+        ))?;
+        let rows = stmt
+            .query_map([code], game_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    fn game(
+        &self,
+        code: &str,
+        game_no: i64,
+    ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
+        // One connection under its lock: the row and the log are read from the same state.
+        let conn = self.conn();
+        let game = conn
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 AND game_no = ?2"),
+                params![code, game_no],
+                game_from_row,
+            )
+            .optional()?;
+        let Some(game) = game else { return Ok(None) };
+        let actions = conn
+            .prepare_cached(ACTIONS_OF_GAME)?
+            .query_map(params![code, game_no], action_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some((game, actions)))
+    }
+
+    fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        const OLD: &str = "SELECT g.code, g.game_no FROM games g JOIN rooms r ON r.code = g.code
+                           WHERE g.finished_at < ?1 AND g.game_no < r.game_no";
+        tx.execute(
+            &format!("DELETE FROM actions WHERE (code, game_no) IN ({OLD})"),
+            [finished_before],
+        )?;
+        let n = tx.execute(
+            &format!("DELETE FROM games WHERE (code, game_no) IN ({OLD})"),
+            [finished_before],
+        )?;
+        tx.commit()?;
+        Ok(n)
+    }
 }
 
 #[cfg(test)]
@@ -394,6 +489,7 @@ mod tests {
                     seats: &[seat(0), seat(1)],
                     actions: &[action],
                     events: &[event],
+                    game: None,
                 })
                 .unwrap();
         }
@@ -428,6 +524,7 @@ mod tests {
                 seats: &[],
                 actions: &[a(0)],
                 events: &[],
+                game: None,
             })
             .unwrap();
         assert!(store
@@ -435,7 +532,8 @@ mod tests {
                 room: &r,
                 seats: &[],
                 actions: &[a(1)],
-                events: &[]
+                events: &[],
+                game: None,
             })
             .is_err());
         // The failed transaction left nothing behind.
@@ -464,6 +562,7 @@ mod tests {
                     seats: &[seat(0)],
                     actions: &[],
                     events: &[e],
+                    game: None,
                 })
                 .unwrap();
         }
@@ -480,5 +579,119 @@ mod tests {
         assert!(!store.exists("LOBBY1").unwrap());
         assert!(store.events_since("LOBBY1", 0, 10).unwrap().is_empty());
         assert!(store.exists("LOBBY2").unwrap());
+    }
+
+    #[test]
+    fn the_games_migration_fills_in_the_games_already_played() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        {
+            // A database of the previous version: room K7M2QX on its second game, whose first
+            // game's log is still there; a room in the lobby.
+            let conn = Connection::open(&path).unwrap();
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 3).unwrap();
+            conn.execute_batch(
+                "INSERT INTO rooms (code, game, settings, status, version, game_no, first_seat,
+                   created_at, active_at, finished_at)
+                 VALUES ('K7M2QX', 'draughts', '{}', 'finished', 9, 2, 0, 1, 50, 50),
+                        ('LOBBY1', 'cc', '{}', 'lobby', 1, 0, 0, 1, 1, NULL);
+                 INSERT INTO actions (code, game_no, seq, seat, kind, data, at) VALUES
+                   ('K7M2QX', 1, 0, 1, 'move', '{}', 10), ('K7M2QX', 1, 1, 0, 'move', '{}', 11),
+                   ('K7M2QX', 1, 2, 1, 'resign', NULL, 12),
+                   ('K7M2QX', 2, 0, 0, 'move', '{}', 40), ('K7M2QX', 2, 1, 1, 'resign', NULL, 50);",
+            )
+            .unwrap();
+        }
+        let store = SqliteStore::open(&path).unwrap();
+        let games = store.games("K7M2QX").unwrap();
+        let game = |game_no, first_seat, started_at, finished_at| GameRow {
+            game_no,
+            settings: "{}".into(),
+            seats: None,
+            first_seat,
+            start_fen: None,
+            started_at,
+            finished_at,
+            outcome: None,
+        };
+        assert_eq!(
+            games,
+            vec![game(1, 1, Some(10), Some(12)), game(2, 0, None, Some(50))]
+        );
+        assert!(store.games("LOBBY1").unwrap().is_empty());
+        let (row, log) = store.game("K7M2QX", 1).unwrap().unwrap();
+        assert_eq!((row.game_no, log.len()), (1, 3));
+        assert!(store.game("K7M2QX", 3).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_game_row_keeps_its_start_and_old_games_go_with_retention() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
+        let mut r = room("CCCCCC", "playing", 10);
+        let mut g = GameRow {
+            game_no: 1,
+            settings: "{}".into(),
+            seats: Some("[]".into()),
+            first_seat: 0,
+            start_fen: None,
+            started_at: Some(10),
+            finished_at: None,
+            outcome: None,
+        };
+        let commit = |r: &RoomRow, g: &GameRow, actions: &[ActionRow]| {
+            store
+                .commit(&Commit {
+                    room: r,
+                    seats: &[],
+                    actions,
+                    events: &[],
+                    game: Some(g),
+                })
+                .unwrap();
+        };
+        let resign = |game_no, at| ActionRow {
+            game_no,
+            seq: 0,
+            seat: Some(0),
+            kind: "resign".into(),
+            data: None,
+            client_id: None,
+            at,
+        };
+        commit(&r, &g, &[]);
+        // Its end: the start time of the first write stays.
+        (g.started_at, g.finished_at, g.outcome) = (Some(20), Some(20), Some("{}".into()));
+        commit(&r, &g, &[resign(1, 20)]);
+        let stored = store.games("CCCCCC").unwrap();
+        assert_eq!(stored[0].started_at, Some(10));
+        assert_eq!(stored[0].finished_at, Some(20));
+        // The rematch: game 2 on. Game 1 goes once it ended before the cut-off, game 2 stays.
+        r.game_no = 2;
+        let g2 = GameRow {
+            game_no: 2,
+            started_at: Some(30),
+            finished_at: None,
+            outcome: None,
+            ..g.clone()
+        };
+        commit(&r, &g2, &[]);
+        assert_eq!(store.delete_old_games(20).unwrap(), 0);
+        assert_eq!(store.delete_old_games(21).unwrap(), 1);
+        assert!(store.game("CCCCCC", 1).unwrap().is_none());
+        assert_eq!(store.games("CCCCCC").unwrap(), vec![g2.clone()]);
+        // The last game of a room goes only with its room.
+        (r.game_no, r.status) = (2, "finished".into());
+        let g2_end = GameRow {
+            finished_at: Some(40),
+            ..g2
+        };
+        commit(&r, &g2_end, &[resign(2, 40)]);
+        assert_eq!(store.delete_old_games(100).unwrap(), 0);
+        store.delete("CCCCCC").unwrap();
+        assert!(store.games("CCCCCC").unwrap().is_empty());
     }
 }
