@@ -57,7 +57,7 @@ self.addEventListener('fetch', (event) => {
 /** The client's pages (router.js; docs/protocol.md "Pages"). @param {string} path */
 function isPage(path) {
   const p = path.replace(/\/+$/, '') || '/';
-  return ['/', '/index.html', '/cpu', '/games', '/avis', '/reviews', '/rules', '/faq', '/data'].includes(p) || /^\/r\/[A-Za-z0-9]{6}$/.test(p);
+  return ['/', '/index.html', '/cpu', '/games', '/avis', '/reviews', '/rules', '/faq', '/data'].includes(p) || /^\/r\/[A-Za-z0-9]{6}(\/[1-9][0-9]{0,8})?$/.test(p);
 }
 
 /** The cached copy of `key`, else the network (and a copy kept for next time). */

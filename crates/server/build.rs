@@ -485,10 +485,21 @@ fn attr<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
     Some(&rest[..rest.find('"')?])
 }
 
-/// Modules that only work online (they talk to `/api/`: looking at a game again, importing a
-/// position, the reviews page) and their texts: loaded when first used and not precached, so
-/// that a first visit does not pay for them.
+/// Modules that only work online (they talk to `/api/` and `/ws`: the room screen, looking at a
+/// game again, the page of a game of a room, importing a position, the reviews page) and their
+/// texts: loaded when first used and not precached, so that a first visit does not pay for them.
 const ONLINE_ONLY: &[&str] = &[
+    // The room screen: lobby, game, boards, sharing (web/js/router.js `loadRoom`).
+    "js/room.js",
+    "js/game.js",
+    "js/lobby.js",
+    "js/share.js",
+    "js/board.js",
+    "js/board-cc.js",
+    "js/board-draughts.js",
+    "js/a11y.js",
+    // Looking at games again, the page of a game of a room.
+    "js/archive.js",
     "js/replay.js",
     "js/import.js",
     "js/texts-later.js",

@@ -8,7 +8,7 @@ import { refreshBadge } from './push.js';
 /**
  * @typedef {{code: string, game: 'cc'|'draughts', status: 'lobby'|'playing'|'finished', rhythm: 'live'|'turn', seat: number,
  *   players: (string|null)[], to_move: number|null, your_turn: boolean, turn_since: number|null,
- *   outcome: import('./api.js').Outcome|null, game_no: number, active_at: number}} MyGame
+ *   outcome: import('./api.js').Outcome|null, game_no: number, earlier_games?: number[], active_at: number}} MyGame
  */
 
 /** A date as "il y a 3 h" / "3 hours ago". @param {number} ms */
@@ -58,5 +58,8 @@ function item(g) {
     h('span', { class: 'my-game-name' }, t(g.game === 'cc' ? 'cc_name' : 'dr_name'), ' · ', t(g.rhythm === 'turn' ? 'rhythm_turn' : 'rhythm_live')),
     h('span', { class: 'my-game-code' }, g.code),
     h('span', { class: 'my-game-state' }, state, g.status === 'playing' && g.turn_since ? ' ' + t('games_since', { when: ago(g.turn_since) }) : ''),
-    others ? h('span', { class: 'my-game-who muted small' }, t('games_vs', { names: others })) : null));
+    others ? h('span', { class: 'my-game-who muted small' }, t('games_vs', { names: others })) : null),
+  // The room's earlier games (a rematch does not replace them), each on its own page.
+  g.earlier_games && g.earlier_games.length ? h('p', { class: 'muted small', 'data-earlier': g.code }, t('games_earlier'),
+    ...g.earlier_games.map((n) => [' ', h('a', { href: `/r/${g.code}/${n}`, class: 'btn ghost small' }, t('games_game_n', { n }))]).flat()) : null);
 }

@@ -5,7 +5,7 @@ import { dialog, fill, h, toast } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { askName } from './name.js';
 import { swatch } from './players.js';
-import { navigate } from './router.js';
+import { loadRoom, navigate } from './router.js';
 import { installButton } from './install.js';
 import { cpuMsOverride } from './storage.js';
 import { UPDATED } from './texts.js';
@@ -165,6 +165,7 @@ function joinCard() {
       return;
     }
     try {
+      loadRoom().catch(() => {}); // fetched while the server answers
       // The code is checked first: nobody is asked their name for a game that does not exist.
       const room = await api.getRoom(code);
       if (room.you === null && room.status === 'lobby' && room.seats.some((s) => s.kind === 'empty')) {
@@ -202,6 +203,7 @@ async function createWithFriends(game) {
     const body = { game, name };
     const ms = cpuMsOverride();
     if (ms) body.settings = { cpu_ms: ms };
+    loadRoom().catch(() => {}); // fetched while the server answers
     const res = await api.createRoom(body);
     navigate(`/r/${res.code}`);
   } catch (err) {
@@ -270,6 +272,7 @@ async function soloSetup(game) {
   if (busy) return;
   busy = true;
   try {
+    loadRoom().catch(() => {}); // fetched while the server answers
     const res = await api.createRoom({ game, name, settings, cpu: { levels: cpuLevels } });
     navigate(`/r/${res.code}`);
   } catch (err) {

@@ -13,7 +13,7 @@ import { fill, h, toast } from './dom.js';
 import { t } from './i18n.js';
 import { importErrorText, tl } from './texts-later.js';
 import { askName } from './name.js';
-import { navigate } from './router.js';
+import { loadRoom, navigate } from './router.js';
 import { cpuMsOverride } from './storage.js';
 
 /**
@@ -93,6 +93,7 @@ export function importDialog() {
     if (ms) body.settings.cpu_ms = ms;
     if (cpu) body.cpu = { level: level.value };
     try {
+      loadRoom().catch(() => {}); // fetched while the server answers
       const res = await api.createRoom(body);
       navigate(`/r/${res.code}`);
     } catch (e) {

@@ -8,8 +8,7 @@ import { askName } from './name.js';
 import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
 import { onBadge, startBadge } from './push.js';
-import { leaveRoom, rerenderRoom, showRoom } from './room.js';
-import { start } from './router.js';
+import { loadRoom, start } from './router.js';
 import { getName } from './storage.js';
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -18,6 +17,8 @@ const footer = /** @type {HTMLElement} */ (document.getElementById('footer'));
 
 /** @type {import('./router.js').Route} */
 let route = { name: 'home' };
+/** The room screen once loaded (router.js `loadRoom`). @type {typeof import('./room.js')|null} */
+let rooms = null;
 
 function renderChrome() {
   const name = getName();
@@ -52,22 +53,54 @@ function show(r) {
   renderChrome();
   document.body.dataset.route = r.name;
   if (r.name === 'room') {
-    if (!sameRoom) showRoom(app, r.code);
+    if (sameRoom) return;
+    if (!rooms) fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+    loadRoom().then((m) => {
+      rooms = m;
+      if (route === r) m.showRoom(app, r.code);
+    }).catch(() => unavailable(r));
     return;
   }
-  leaveRoom();
+  rooms?.leaveRoom();
+  if (r.name === 'game') {
+    // A game of a room to look at again (online only): loaded when first asked for, not precached.
+    import('./archive.js').then((m) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
+    return;
+  }
   if (r.name === 'home') showHome(app);
   else if (r.name === 'games') showGames(app);
   else if (r.name === 'reviews') {
     // Online only (it lists what people wrote): loaded when first asked for, not precached.
     import('./reviews.js')
       .then((m) => { if (route === r) m.showReviews(app); })
-      .catch(() => {
-        if (route === r) fill(app, h('section', { class: 'card center' }, h('h1', null, t('offline_title')), h('p', null, t('offline_text'))));
-      });
+      .catch(() => unavailable(r));
   }
   else if (r.name === 'rules' || r.name === 'faq' || r.name === 'data') showPage(app, r.name);
   else notFound();
+}
+
+/** A page that needs the network could not load. @param {import('./router.js').Route} r */
+function offline(r) {
+  if (route === r) fill(app, h('section', { class: 'card center' }, h('h1', null, t('offline_title')), h('p', null, t('offline_text'))));
+}
+
+/**
+ * A lazily loaded screen failed to load. Online, the site most likely changed since this page was
+ * loaded (its files have new names): load the page again, once a minute at most. Offline, say so.
+ * @param {import('./router.js').Route} r
+ */
+function unavailable(r) {
+  try {
+    const last = Number(sessionStorage.getItem('dames.reloaded') || 0);
+    if (navigator.onLine && route === r && Date.now() - last > 60000) {
+      sessionStorage.setItem('dames.reloaded', String(Date.now()));
+      location.reload();
+      return;
+    }
+  } catch {
+    /* no session storage: say it as offline */
+  }
+  offline(r);
 }
 
 /** « Page introuvable » (the server answers such addresses with this page and status 404). */
@@ -85,7 +118,7 @@ function notFound() {
 
 onLangChange(() => {
   renderChrome();
-  if (route.name === 'room') rerenderRoom();
+  if (route.name === 'room') rooms?.rerenderRoom();
   else show(route);
 });
 document.addEventListener('dames:name', renderChrome);

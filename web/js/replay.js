@@ -26,14 +26,41 @@ import { moveText, numberHoles } from './notation.js';
  *   outcome: import('./api.js').Outcome|null, finished_at: number|null}} GameRecord
  */
 
-/** @param {string} code @returns {Promise<GameRecord>} */
-export async function fetchRecord(code) {
-  return /** @type {GameRecord} */ (await request('GET', `/api/rooms/${code}/record`));
+/**
+ * @typedef {{game_no: number, status: 'playing'|'finished', first_seat: number, started_at: number|null,
+ *   finished_at: number|null, outcome: import('./api.js').Outcome|null}} GameItem
+ * @typedef {{code: string, current: number, games: GameItem[]}} RoomGames
+ */
+
+/** Game `n` of the room, or its current (last) one. @param {string} code @param {number} [n] @returns {Promise<GameRecord>} */
+export async function fetchRecord(code, n) {
+  return /** @type {GameRecord} */ (await request('GET', n ? `/api/rooms/${code}/games/${n}` : `/api/rooms/${code}/record`));
 }
 
-/** The address of the game's file (PDN for draughts, the text format for Chinese checkers). @param {string} code */
-export function downloadUrl(code) {
-  return `/api/rooms/${code}/download`;
+/** Every game of the room still kept. @param {string} code @returns {Promise<RoomGames>} */
+export async function fetchGames(code) {
+  return /** @type {RoomGames} */ (await request('GET', `/api/rooms/${code}/games`));
+}
+
+/** The address of a game's file (PDN for draughts, the text format for Chinese checkers). @param {string} code @param {number} [n] */
+export function downloadUrl(code, n) {
+  return n ? `/api/rooms/${code}/games/${n}/download` : `/api/rooms/${code}/download`;
+}
+
+/**
+ * The room's games, each a link to its page (`/r/{CODE}/{n}`; the one being played: the room),
+ * `shown` marked as the one on screen.
+ * @param {string} code @param {RoomGames} list @param {number} shown
+ */
+export function gamesNav(code, list, shown) {
+  const items = list.games.map((g) => {
+    const label = g.status === 'playing' ? tl('games_n_playing', { n: g.game_no }) : tl('games_n', { n: g.game_no });
+    if (g.game_no === shown) return h('li', null, h('a', { href: g.status === 'playing' ? `/r/${code}` : `/r/${code}/${g.game_no}`, 'aria-current': 'page', class: 'btn small primary' }, label));
+    return h('li', null, h('a', { href: g.status === 'playing' ? `/r/${code}` : `/r/${code}/${g.game_no}`, class: 'btn small ghost', 'data-game-no': String(g.game_no) }, label));
+  });
+  return h('nav', { class: 'room-games', 'aria-label': tl('games_of_room'), 'data-testid': 'room-games', style: 'flex-basis:100%' },
+    h('span', { class: 'muted small' }, tl('games_of_room'), ' '),
+    h('ul', { class: 'inline-list', style: 'display:inline-flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0' }, ...items));
 }
 
 /** The replay buttons' icons, drawn (some systems lack the ⏮ ⏭ glyphs). */
@@ -140,6 +167,8 @@ export class Replay {
       opt.live ? h('button', { class: 'btn primary small', type: 'button', 'data-replay': 'exit', onclick: () => this.act('exit') }, tl('replay_exit')) : null);
     this.onDocKey = (/** @type {KeyboardEvent} */ e) => {
       const target = /** @type {HTMLElement} */ (e.target);
+      // The page was left without a goodbye (the game page of a room): clean up.
+      if (!this.el.isConnected && !this.board.svg.isConnected) return this.destroy();
       if (e.defaultPrevented || !this.el.isConnected || target.closest('input, textarea, select, dialog, [contenteditable]')) return;
       if (target.closest('.replay-bar') || target.closest('[data-board]') || target === document.body) this.key(e);
     };
@@ -162,6 +191,12 @@ export class Replay {
     const rec = await fetchRecord(code);
     this.setRecord(rec);
     this.show(at === undefined ? Math.min(this.index, this.boards.length - 1) : at, false);
+    // A finished game: the room's earlier games are a tap away.
+    if (!this.opt.live && rec.game_no > 1 && !this.el.querySelector('.room-games')) {
+      fetchGames(code).then((list) => {
+        if (list.games.length > 1 && this.el.isConnected && !this.el.querySelector('.room-games')) this.el.append(gamesNav(code, list, rec.game_no));
+      }).catch(() => {});
+    }
   }
 
   /** @param {GameRecord} rec */
@@ -226,7 +261,7 @@ export class Replay {
     this.playBtn.title = tl('replay_pause');
     this.playBtn.setAttribute('aria-label', tl('replay_pause'));
     this.timer = window.setInterval(() => {
-      if (this.index >= this.last) this.stop();
+      if (this.index >= this.last || !this.el.isConnected) this.stop();
       else this.show(this.index + 1, true);
     }, 900);
   }

@@ -1,7 +1,7 @@
 // @ts-check
-/** History-API router: `/`, `/r/{CODE}`, `/games`, `/avis`, `/rules`, `/faq`, `/data`. */
+/** History-API router: `/`, `/r/{CODE}`, `/r/{CODE}/{n}`, `/games`, `/avis`, `/rules`, `/faq`, `/data`. */
 
-/** @typedef {{name: 'home'} | {name: 'room', code: string} | {name: 'rules'} | {name: 'faq'} | {name: 'data'} | {name: 'games'} | {name: 'reviews'} | {name: 'notfound'}} Route */
+/** @typedef {{name: 'home'} | {name: 'room', code: string} | {name: 'game', code: string, n: number} | {name: 'rules'} | {name: 'faq'} | {name: 'data'} | {name: 'games'} | {name: 'reviews'} | {name: 'notfound'}} Route */
 
 /** @type {(route: Route) => void} */
 let onRoute = () => {};
@@ -14,6 +14,8 @@ export function parse(path) {
   if (p === '/avis' || p === '/reviews') return { name: 'reviews' };
   const m = /^\/r\/([A-Za-z0-9]{6})$/.exec(p);
   if (m) return { name: 'room', code: m[1].toUpperCase() };
+  const g = /^\/r\/([A-Za-z0-9]{6})\/([1-9][0-9]{0,8})$/.exec(p);
+  if (g) return { name: 'game', code: g[1].toUpperCase(), n: Number(g[2]) };
   if (p === '/rules') return { name: 'rules' };
   if (p === '/faq') return { name: 'faq' };
   if (p === '/data') return { name: 'data' };
@@ -43,4 +45,25 @@ export function start(handler) {
     navigate(url.pathname + url.hash);
   });
   onRoute(parse(location.pathname));
+}
+
+/** @type {Promise<typeof import('./room.js')>|null} */
+let roomModule = null;
+
+/**
+ * The room screen (lobby and game), loaded when first needed: a room only works online, and a
+ * first visit to the home page does not pay for it (docs/performance.md). Its modules are asked
+ * for together, so that a link to a room costs one round trip more, not one per import level.
+ * Call it as soon as a room is on its way (a tap on « Jouer ») to overlap the two.
+ * @returns {Promise<typeof import('./room.js')>}
+ */
+export function loadRoom() {
+  if (!roomModule) {
+    roomModule = Promise.all([
+      import('./room.js'), import('./game.js'), import('./lobby.js'), import('./share.js'),
+      import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./a11y.js'),
+    ]).then(([room]) => room);
+    roomModule.catch(() => { roomModule = null; });
+  }
+  return roomModule;
 }

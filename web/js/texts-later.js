@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Texts of the screens loaded when first used, in French and English: the replay control
- * (replay.js) and the import of draughts positions (import.js) with its errors. Kept out of
+ * (replay.js), the page of a game of a room (archive.js) and the import of draughts positions
+ * (import.js) with its errors. Kept out of
  * i18n.js's tables so that a first visit does not download them; `tl` reads them in the
  * current language.
  */
@@ -23,6 +24,15 @@ export const FR = {
   replay_resign: '{name} abandonne',
   replay_draw: 'Nulle acceptée',
   replay_abandon: 'Partie abandonnée sans résultat',
+  archive_title: 'Partie {n} de la salle {code}',
+  archive_moves: 'Déroulement ({n})',
+  archive_room: 'Aller à la salle',
+  archive_gone: 'Cette partie n’existe pas ou n’est plus conservée (les parties terminées sont gardées 30 jours).',
+  archive_no_room: 'Aucune salle n’a ce code (les salles sont effacées 30 jours après leur dernière partie).',
+  archive_playing: 'Partie en cours',
+  games_of_room: 'Parties de cette salle :',
+  games_n: 'Partie {n}',
+  games_n_playing: 'Partie {n} (en cours)',
   import_title: 'Importer une position',
   import_help: 'Collez une partie PDN (la position après son dernier coup sera jouée) ou une position FEN comme W:W31,32:B1,K2, ou choisissez un fichier .pdn.',
   import_text: 'PDN ou FEN',
@@ -64,6 +74,15 @@ export const EN = {
   replay_resign: '{name} resigns',
   replay_draw: 'Draw agreed',
   replay_abandon: 'Game abandoned with no result',
+  archive_title: 'Game {n} of room {code}',
+  archive_moves: 'Moves ({n})',
+  archive_room: 'Go to the room',
+  archive_gone: 'This game does not exist or is no longer kept (finished games are kept for 30 days).',
+  archive_no_room: 'No room has this code (rooms are deleted 30 days after their last game).',
+  archive_playing: 'Game in progress',
+  games_of_room: 'Games of this room:',
+  games_n: 'Game {n}',
+  games_n_playing: 'Game {n} (in progress)',
   import_title: 'Import a position',
   import_help: 'Paste a PDN game (the position after its last move is played) or a FEN position such as W:W31,32:B1,K2, or pick a .pdn file.',
   import_text: 'PDN or FEN',

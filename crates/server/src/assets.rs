@@ -45,6 +45,7 @@ pub const PAGES: &[&str] = &[
     "/avis",
     "/reviews",
     "/r/{code}",
+    "/r/{code}/{n}",
 ];
 
 /// Cache policy of files under a content-hashed name: they never change.
@@ -249,8 +250,11 @@ mod tests {
         assert!(html.contains("<style>") && !html.contains("rel=\"stylesheet\""));
         let main = hashed_url("/js/main.js").unwrap();
         assert!(html.contains(&format!("src=\"{main}\"")));
+        let home = hashed_url("/js/home.js").unwrap();
+        assert!(html.contains(&format!("<link rel=\"modulepreload\" href=\"{home}\">")));
+        // The room screen is loaded when a room is opened, not with the home page.
         let game = hashed_url("/js/game.js").unwrap();
-        assert!(html.contains(&format!("<link rel=\"modulepreload\" href=\"{game}\">")));
+        assert!(!html.contains(game));
     }
 
     #[test]
@@ -260,6 +264,11 @@ mod tests {
         let main = hashed_url("/js/main.js").unwrap();
         assert!(text.contains(&format!("'{main}'")));
         assert!(!text.contains("const VERSION = 'dev';"));
+        // Online-only modules are not precached: a first visit does not pay for them.
+        for module in ["/js/game.js", "/js/archive.js", "/js/replay.js"] {
+            let hashed = hashed_url(module).unwrap();
+            assert!(!text.contains(hashed), "{module} is not precached");
+        }
     }
 
     #[test]
