@@ -108,7 +108,7 @@ test('games of a room: two games through a rematch, both replayable on their own
 
   // « Mes parties » points to the earlier game; a fresh load of its address shows it.
   await page.goto(base + '/games');
-  const earlier = page.locator(`[data-earlier=${code}] a`);
+  const earlier = page.locator(`[data-earlier="${code}"] a`);
   await earlier.waitFor();
   equal(await earlier.count(), 1, 'one earlier game');
   await shot(page, 'room-games-my-games-phone');
