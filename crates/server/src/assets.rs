@@ -45,7 +45,6 @@ pub const PAGES: &[&str] = &[
     "/avis",
     "/reviews",
     "/r/{code}",
-    "/r/{code}/{n}",
 ];
 
 /// Cache policy of files under a content-hashed name: they never change.
@@ -60,6 +59,18 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
             get(|headers: HeaderMap| async move { file("/index.html", &headers) }),
         );
     }
+    // A game of a room (`/r/{CODE}/{n}`, n = 1, 2, …); any other address under a room is no page.
+    router = router.route(
+        "/r/{code}/{n}",
+        get(|uri: Uri, headers: HeaderMap| async move {
+            let n = uri.path().rsplit('/').next().unwrap_or("");
+            if is_game_number(n) {
+                file("/index.html", &headers)
+            } else {
+                file_or_not_found_page(uri.path(), &headers)
+            }
+        }),
+    );
     router.fallback(|method: Method, uri: Uri, headers: HeaderMap| async move {
         // `/api` and `/api/` themselves are outside the nested API router: still the API's
         // typed error, never the site's plain 404.
@@ -71,6 +82,11 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
             StatusCode::METHOD_NOT_ALLOWED.into_response()
         }
     })
+}
+
+/// A game number in a page address: 1–9 digits, no leading zero (as the client's router reads it).
+fn is_game_number(n: &str) -> bool {
+    (1..=9).contains(&n.len()) && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether a response is a file under its content-hashed name (never a document or a worker).

@@ -190,7 +190,13 @@ async fn websocket_errors_carry_the_field_and_detail_too() {
 async fn an_unknown_address_gets_the_sites_page_with_status_404() {
     let server = Server::start().await;
     let c = server.client();
-    for path in ["/nimporte-quoi", "/regles", "/r/K7M2QX/extra"] {
+    for path in [
+        "/nimporte-quoi",
+        "/regles",
+        "/r/K7M2QX/extra",
+        "/r/K7M2QX/0",
+        "/r/K7M2QX/1/x",
+    ] {
         let res = c
             .http
             .get(format!("{}{path}", server.base))
@@ -203,6 +209,12 @@ async fn an_unknown_address_gets_the_sites_page_with_status_404() {
             .to_str()
             .unwrap()
             .starts_with("text/html"));
+        assert!(res.text().await.unwrap().contains("<header"), "{path}");
+    }
+    // A game of a room is a page (the client says whether the room has that game).
+    for path in ["/r/K7M2QX/1", "/r/k7m2qx/12"] {
+        let res = c.fetch(path).await;
+        assert_eq!(res.status(), 200, "{path}");
         assert!(res.text().await.unwrap().contains("<header"), "{path}");
     }
     // A script or a missing file asked without HTML gets a bare 404.
