@@ -1,6 +1,7 @@
 // Page weight and caching (issue 14): bytes and requests of a first and of a repeat visit of the
 // home page, counted on the wire by a proxy (the service worker's own fetches included), on a
-// phone throttled to mid-range 4G, and how soon the page paints once it has arrived.
+// phone throttled to mid-range 4G through the DevTools protocol, and how soon the page paints
+// once it has arrived (how that is judged on a loaded machine: see BUDGET below).
 import { assert, newPerson } from '../lib.mjs';
 import { MID_4G, countingProxy, paints, throttle } from '../net.mjs';
 
@@ -33,47 +34,82 @@ async function visit(person, proxy, path = '/', ready = '[data-game=cc] h2', qui
   return cost;
 }
 
-/** An empty page (answered by the proxy itself) in the same browser and conditions: the floor this machine allows. */
+/** An empty page (answered by the proxy itself) in the same browser and conditions: the floor this machine allows now. */
 const EMPTY = '<!doctype html><html lang="en"><title>x</title><p>x</p></html>';
 const empty = (person, proxy) => visit(person, proxy, '/__empty', 'p', 100);
 
-/** Above this, an empty page already paints too late here for a timing to mean anything (ms). */
+/**
+ * How first paint is judged (the goal: ≤ 150 ms on a phone profile). What the site controls is the
+ * time from the page's arrival (its HTML's `responseEnd`) to its first paint, both read from the
+ * browser's own Paint and Navigation Timing, with the network throttled to mid-range 4G and the
+ * CPU slowed 4× by DevTools (MID_4G). On this shared 2-core machine the same time for an empty
+ * page, painted in the same browser under the same throttling just before each visit of the site,
+ * measures how loaded the machine is at that moment: a few ms when it is quiet, hundreds when
+ * others compile. So:
+ * - always, for a first visit: the site paints at most BUDGET − QUIET_EMPTY ms later than the
+ *   empty page of its pair (median of the pairs): what the site adds before its first paint — its
+ *   page and stylesheet, anything blocking rendering — must fit the budget whatever the load (a
+ *   render-blocking request alone, 165 ms of round trip on this profile, fails it). A repeat visit
+ *   paints once its modules have run (they come from the service worker at once): script work,
+ *   which a loaded machine stretches many times over, so its excess is printed, not asserted;
+ * - on a quiet machine (the empty page paints within QUIET ms): the time itself, ≤ BUDGET, for the
+ *   first visit (from the page's arrival) and for a repeat visit (from the tap: the page comes from
+ *   the service worker).
+ */
+const BUDGET = 150;
+/** What an empty page is allowed on a quiet machine under the profile (ms): the rest of BUDGET is the site's own. */
+const QUIET_EMPTY = 30;
+/** Above this, an empty page already paints too late here for an absolute timing to mean anything (ms). */
 const QUIET = 100;
+/** Pairs (empty page, site) for each kind of visit. */
+const PAIRS = 3;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** Time from the page's arrival to its first paint: what the site controls (the network's round trips aside). */
 const render = (c) => c.fp - c.responseEnd;
 const fmt = (c) => `${c.requests.length} requests, ${c.kb.toFixed(1)} KB, first paint ${Math.round(c.fp)} ms, ${Math.round(render(c))} ms after the page arrived`;
+/** The site's paint over the empty page's, pair by pair (ms). */
+const excess = (pairs) => pairs.map(([e, c]) => render(c) - render(e));
 
-test('page weight: first visit ≤ 80 KB, repeat visit ≤ 5 KB; first paint on a throttled phone', async ({ base, browser, track }) => {
+test('page weight: first visit ≤ 80 KB, repeat visit ≤ 5 KB; first paint on a throttled phone, judged against an empty page', async ({ base, browser, track }) => {
   const proxy = await countingProxy(base, { '/__empty': EMPTY });
   try {
-    const person = await newPerson(browser, { phone: true });
-    track(person.ctx);
-    await person.page.close();
-    // Empty page and site page, interleaved, so that the load of this (shared) machine weighs on
-    // both alike: E F E R E R.
-    const e0 = await empty(person, proxy);
-    const first = await visit(person, proxy);
-    const pairs = [];
-    for (let i = 0; i < 2; i++) pairs.push([await empty(person, proxy), await visit(person, proxy)]);
-    const repeat = pairs[0][1];
+    // First visits: each in a new browser profile (no cache, no service worker), after an empty
+    // page in the same profile. Repeat visits: in the last profile, interleaved the same way.
+    const firsts = [];
+    let person;
+    for (let i = 0; i < PAIRS; i++) {
+      person = await newPerson(browser, { phone: true });
+      track(person.ctx);
+      await person.page.close();
+      firsts.push([await empty(person, proxy), await visit(person, proxy)]);
+    }
+    const repeats = [];
+    for (let i = 0; i < PAIRS; i++) repeats.push([await empty(person, proxy), await visit(person, proxy)]);
+    const first = firsts[0][1];
+    const repeat = repeats[0][1];
+    const all = [...firsts, ...repeats];
     console.log(`# first visit: ${fmt(first)}\n#   ${first.requests.join(' ')}`);
     console.log(`# repeat visit: ${fmt(repeat)}\n#   ${repeat.requests.join(' ')}`);
-    console.log(`# repeat visits' first paint: ${pairs.map(([, r]) => Math.round(r.fp)).join(', ')} ms; an empty page: ${[e0, ...pairs.map(([e]) => e)].map((c) => Math.round(c.fp)).join(', ')} ms (profile ${JSON.stringify(MID_4G)})`);
-    assert(first.kb <= 80, `first visit ≤ 80 KB (${fmt(first)})`);
-    assert(repeat.kb <= 5, `repeat visit ≤ 5 KB (${fmt(repeat)})`);
-    // Painting must wait for nothing but the page itself. On a machine too busy to paint even an
-    // empty page within the budget (a shared 2-core host while others compile), a timing says
-    // nothing about the site: it is printed, not asserted.
-    const floor = median([e0, ...pairs.map(([e]) => e)].map(render));
+    console.log(`# first paint after arrival, site − empty page: first visits ${excess(firsts).map(Math.round).join(', ')} ms, repeat visits ${excess(repeats).map(Math.round).join(', ')} ms; the empty page alone: ${all.map(([e]) => Math.round(render(e))).join(', ')} ms (profile ${JSON.stringify(MID_4G)})`);
+    for (const [, c] of firsts) assert(c.kb <= 80, `first visit ≤ 80 KB (${fmt(c)})`);
+    for (const [, c] of repeats) assert(c.kb <= 5, `repeat visit ≤ 5 KB (${fmt(c)})`);
+
+    // What the site adds to an empty page's paint, whatever the load.
+    for (const [kind, pairs] of [['first', firsts]]) {
+      const extra = median(excess(pairs));
+      assert(extra <= BUDGET - QUIET_EMPTY, `a ${kind} visit paints ≤ ${BUDGET - QUIET_EMPTY} ms after an empty page in the same conditions (median ${Math.round(extra)} ms: ${pairs.map(([e, c]) => `${Math.round(render(c))} vs ${Math.round(render(e))}`).join('; ')})`);
+    }
+    // The time itself, where the machine lets it mean something.
+    const floor = median(all.map(([e]) => render(e)));
     if (floor > QUIET) {
-      console.log(`# first paint NOT asserted: an empty page paints ${Math.round(floor)} ms after arriving on this machine now (> ${QUIET} ms)`);
+      console.log(`# absolute first paint NOT asserted: an empty page paints ${Math.round(floor)} ms after arriving on this machine now (> ${QUIET} ms)`);
       return;
     }
-    assert(render(first) <= 150, `first visit paints ≤ 150 ms after the page arrived (${fmt(first)})`);
-    const rep = Math.min(...pairs.map(([, r]) => r.fp));
-    assert(rep <= 150, `a repeat visit paints ≤ 150 ms after the tap (${pairs.map(([, r]) => fmt(r)).join('; ')})`);
+    const firstRender = median(firsts.map(([, c]) => render(c)));
+    assert(firstRender <= BUDGET, `a first visit paints ≤ ${BUDGET} ms after the page arrived (median ${Math.round(firstRender)} ms; ${firsts.map(([, c]) => fmt(c)).join('; ')})`);
+    const rep = median(repeats.map(([, c]) => c.fp));
+    assert(rep <= BUDGET, `a repeat visit paints ≤ ${BUDGET} ms after the tap (median ${Math.round(rep)} ms; ${repeats.map(([, c]) => fmt(c)).join('; ')})`);
   } finally {
     await proxy.close();
   }
