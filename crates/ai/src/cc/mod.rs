@@ -74,6 +74,11 @@ pub fn analyse_with(
     if moves.is_empty() {
         return None;
     }
+    if level == Level::Expert {
+        if let Some(a) = alone(game, limits) {
+            return Some(a);
+        }
+    }
     let mut rng = Rng::new(limits.seed ^ game.hash());
     order_root(game, &mut moves, &mut rng);
     let Setup {
@@ -124,6 +129,41 @@ pub fn analyse_with(
     Some(Analysis {
         best,
         ..analysis.analysis
+    })
+}
+
+/// Positions a level of the crossing planner keeps (`solitaire::beam`).
+const ALONE_BEAM: usize = 1_000;
+
+/// Expert alone on the board (the crossing puzzle, « Défi solitaire »): the first move of a short
+/// crossing planned to the end (`solitaire::beam`), instead of a search whose horizon ends long
+/// before the goal (docs/ai.md, "The crossing puzzle"). `None` if the side to move is not alone.
+fn alone(game: &Game, limits: &Limits) -> Option<Analysis<Move>> {
+    let started = std::time::Instant::now();
+    let (position, mirrored) = solitaire::from_game(game)?;
+    if limits.cancelled() {
+        return None;
+    }
+    let crossing = solitaire::beam(position, ALONE_BEAM, 60)?;
+    let unmirror = |m: Move| {
+        if mirrored {
+            Move::new(
+                chinese_checkers::Solitaire::mirror_cell(m.from),
+                chinese_checkers::Solitaire::mirror_cell(m.to),
+            )
+        } else {
+            m
+        }
+    };
+    let pv: Vec<Move> = crossing.moves.iter().map(|&m| unmirror(m)).collect();
+    let values = eval::values(game);
+    Some(Analysis {
+        best: *pv.first()?,
+        score: eval::utility(game, &values, game.to_move()),
+        depth: pv.len() as u32,
+        nodes: crossing.nodes,
+        pv,
+        elapsed: started.elapsed(),
     })
 }
 

@@ -4,6 +4,10 @@
 //! searched.
 //!
 //! Two searches:
+//! The bound: keep only how many pieces stand in each row (along each of the star's three axes)
+//! and solve that relaxed puzzle exactly once for all spreads ([`rows`]); the largest of the
+//! three distances.
+//!
 //! - [`Solver::symmetric`], from the standard start: a crossing read backwards and mirrored is a
 //!   crossing (moves can be played back, and the mirror swaps the camps), so a crossing that is
 //!   its own mirror image is settled by its first half. A crossing of `2k + 1` moves whose middle
@@ -21,6 +25,42 @@ pub(crate) mod rows;
 use chinese_checkers::{Bitboard, Move, Solitaire};
 
 use rows::{RowTable, Spread, FAR, ROWS};
+
+/// The rows bound along the three axes: across the crossing (`z`) and sideways (`x`, `y`), the
+/// largest of the three relaxed distances (each admissible, so their maximum is).
+#[derive(Clone, Copy)]
+struct Bounds {
+    across: &'static RowTable,
+    sideways: &'static RowTable,
+}
+
+impl Bounds {
+    fn new() -> Bounds {
+        Bounds {
+            across: rows::to_goal(),
+            sideways: rows::to_goal_sideways(),
+        }
+    }
+
+    /// At least this many moves from `position` to the goal ([`FAR`] if it cannot get there).
+    fn to_goal(self, position: Solitaire) -> u8 {
+        self.of_spreads(&rows::spreads(position))
+    }
+
+    /// The same from the position's [`rows::spreads`].
+    fn of_spreads(self, s: &[Spread; 3]) -> u8 {
+        let across = self.across.get(&s[rows::ACROSS]);
+        let x = self.sideways.get(&s[0]);
+        let y = self.sideways.get(&s[1]);
+        across.max(x).max(y)
+    }
+}
+
+/// At least this many moves from a position of spreads `s` to a target of `table` (targets
+/// defined alike along every axis, such as the (near-)symmetric spreads), along the three axes.
+fn on_every_axis(table: &RowTable, s: &[Spread; 3]) -> u8 {
+    table.get(&s[0]).max(table.get(&s[1])).max(table.get(&s[2]))
+}
 
 /// A crossing found by the solver.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,7 +82,7 @@ pub enum Unsolved {
 
 /// The solver: the rows tables (built once, a few seconds) and the table of searched positions.
 pub struct Solver {
-    to_goal: &'static RowTable,
+    to_goal: Bounds,
     seen: Seen,
     nodes: u64,
     node_limit: u64,
@@ -65,7 +105,7 @@ impl Solver {
     /// A solver with a table of `2^bits` searched positions (17 bytes each).
     pub fn with_table_bits(bits: u32) -> Solver {
         Solver {
-            to_goal: rows::to_goal(),
+            to_goal: Bounds::new(),
             seen: Seen::new(bits),
             nodes: 0,
             node_limit: u64::MAX,
@@ -99,9 +139,10 @@ impl Solver {
         self.node_limit = nodes;
     }
 
-    /// A lower bound on the moves from `position` to the goal (the rows relaxation).
+    /// A lower bound on the moves from `position` to the goal (the rows relaxation along the
+    /// three axes).
     pub fn lower_bound(&self, position: Solitaire) -> u32 {
-        u32::from(self.to_goal.of(position))
+        u32::from(self.to_goal.to_goal(position))
     }
 
     /// The shortest crossing from the standard start that is its own mirror image read
@@ -120,7 +161,7 @@ impl Solver {
                 RowTable::build(if odd == 1 { near_symmetric } else { symmetric })
             });
             let half = length / 2;
-            if u32::from(middle.of(start)) > half {
+            if u32::from(on_every_axis(middle, &rows::spreads(start))) > half {
                 continue;
             }
             let mut search = Half {
@@ -189,6 +230,155 @@ impl Solver {
     }
 }
 
+/// The crossing puzzle seen in `game`, if the side to move is alone on the board: its ten
+/// pieces are the only ones, it crosses from camp 0 to camp 3 (or from camp 3 to camp 0: then
+/// the position is mirrored, and so must the moves be — the `bool`), and the rules give it the
+/// puzzle's moves (international rules, no long jumps, no restriction on where a piece rests or
+/// on leaving the destination).
+pub fn from_game(game: &chinese_checkers::Game) -> Option<(Solitaire, bool)> {
+    let rules = game.rules();
+    if game.is_over()
+        || rules.rule_set != chinese_checkers::RuleSet::International
+        || rules.sets != 1
+        || rules.pieces != 10
+        || rules.long_jumps
+        || rules.no_resting_in_foreign_camps
+        || rules.no_leaving_destination
+    {
+        return None;
+    }
+    let seat = game.to_move();
+    let pieces = game.seat_pieces_of(seat);
+    if pieces != game.occupied() {
+        return None;
+    }
+    let position = Solitaire::from_pieces(pieces).ok()?;
+    match rules.seat_camps(seat) {
+        [camp] if camp.index() == 0 => Some((position, false)),
+        [camp] if camp.index() == 3 => Some((position.mirrored(), true)),
+        _ => None,
+    }
+}
+
+/// A short crossing from `position` found by a beam search: level by level, every move of the
+/// `width` best positions of the level is tried, and the positions one move further are ranked
+/// by the rows bound (the fewest moves they can still need), then by how far their pieces are
+/// from the goal's tip (the most advanced first). Not exact, but fast (`width` × about 30
+/// levels × the moves of a position) and deterministic; the first crossing reached is returned
+/// (`None` if the beam dies out, which the bound makes very rare, or after `max_moves`).
+pub fn beam(position: Solitaire, width: usize, max_moves: u32) -> Option<Crossing> {
+    use std::collections::HashMap;
+
+    let bounds = Bounds::new();
+    if position.is_crossed() {
+        return Some(Crossing {
+            moves: Vec::new(),
+            nodes: 0,
+        });
+    }
+    // Every position reached, with the position and move it was first reached from.
+    let mut parent: HashMap<u128, (u128, Move)> = HashMap::new();
+    parent.insert(position.pieces().0, (0, Move::new(tip(), tip())));
+    let mut level = vec![position];
+    let mut nodes = 0u64;
+    let mut moves = chinese_checkers::MoveList::new();
+    let mut next: Vec<(u32, Solitaire)> = Vec::new();
+    for _ in 0..max_moves {
+        next.clear();
+        for &p in &level {
+            p.legal_moves(&mut moves);
+            for &mv in moves.iter() {
+                let mut child = p;
+                child.play_unchecked(mv);
+                nodes += 1;
+                let key = child.pieces().0;
+                if parent.contains_key(&key) {
+                    continue;
+                }
+                parent.insert(key, (p.pieces().0, mv));
+                if child.is_crossed() {
+                    return Some(Crossing {
+                        moves: path_to(&parent, key),
+                        nodes,
+                    });
+                }
+                let h = bounds.to_goal(child);
+                if h != FAR {
+                    next.push((u32::from(h) << 16 | spread_from_tip(child), child));
+                }
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        next.sort_unstable_by_key(|&(key, p)| (key, p.pieces().0));
+        level.clear();
+        level.extend(next.iter().take(width).map(|&(_, p)| p));
+    }
+    None
+}
+
+/// The pilot method over [`beam`]: follow the shortest crossing known so far one move at a
+/// time, searching again with the beam from each position reached, and switch to a shorter
+/// continuation whenever one is found. Never longer than the first beam's crossing; from the
+/// start, a width of 1000 goes from 30 moves to 27, the optimum.
+pub fn pilot(position: Solitaire, width: usize, max_moves: u32) -> Option<Crossing> {
+    let mut best = beam(position, width, max_moves)?;
+    let mut nodes = best.nodes;
+    let mut at = position;
+    let mut played = 0;
+    while played < best.moves.len() {
+        at.play_unchecked(best.moves[played]);
+        played += 1;
+        if at.is_crossed() {
+            break;
+        }
+        let left = (best.moves.len() - played) as u32;
+        if let Some(rest) = beam(at, width, left.saturating_sub(1)) {
+            nodes += rest.nodes;
+            if rest.moves.len() < best.moves.len() - played {
+                best.moves.truncate(played);
+                best.moves.extend(rest.moves);
+            }
+        }
+    }
+    Some(Crossing {
+        moves: best.moves,
+        nodes,
+    })
+}
+
+/// The tip of camp 3 (`[-4, -4, 8]`).
+fn tip() -> chinese_checkers::Cell {
+    chinese_checkers::Cell::from_cube(-4, -4, 8).expect("the tip of camp 3")
+}
+
+/// The sum of the pieces' distances (in holes) to the tip of camp 3.
+fn spread_from_tip(position: Solitaire) -> u32 {
+    let [tx, ty, tz] = tip().to_cube().map(i32::from);
+    position
+        .pieces()
+        .map(|c| {
+            let [x, y, z] = c.to_cube().map(i32::from);
+            (((x - tx).abs() + (y - ty).abs() + (z - tz).abs()) / 2) as u32
+        })
+        .sum()
+}
+
+/// The moves that first reached `key` from the beam's start.
+fn path_to(parent: &std::collections::HashMap<u128, (u128, Move)>, mut key: u128) -> Vec<Move> {
+    let mut path = Vec::new();
+    while let Some(&(from, mv)) = parent.get(&key) {
+        if from == 0 {
+            break;
+        }
+        path.push(mv);
+        key = from;
+    }
+    path.reverse();
+    path
+}
+
 /// A spread symmetric about the middle row.
 fn symmetric(spread: &Spread) -> bool {
     *spread == rows::mirrored(spread)
@@ -229,7 +419,7 @@ fn ordered_moves(position: Solitaire, out: &mut Vec<(i32, Move)>) {
 
 /// The first half of a symmetric crossing of `length` moves.
 struct Half<'a> {
-    to_goal: &'a RowTable,
+    to_goal: Bounds,
     middle: &'a RowTable,
     length: u32,
     half: u32,
@@ -278,9 +468,9 @@ impl Half<'_> {
             let mut child = position;
             child.play_unchecked(mv);
             let d = depth + 1;
-            let spread = rows::spread(child);
-            if d + u32::from(self.middle.get(&spread)) > self.half
-                || d + u32::from(self.to_goal.get(&spread)) > self.length
+            let spreads = rows::spreads(child);
+            if d + u32::from(on_every_axis(self.middle, &spreads)) > self.half
+                || d + u32::from(self.to_goal.of_spreads(&spreads)) > self.length
                 || !self.seen.first_visit(child, d)
             {
                 continue;
@@ -315,7 +505,7 @@ impl Half<'_> {
 
 /// One bound of IDA*.
 struct Deepening<'a> {
-    to_goal: &'a RowTable,
+    to_goal: Bounds,
     bound: u32,
     seen: &'a mut Seen,
     nodes: &'a mut u64,
@@ -351,7 +541,7 @@ impl Deepening<'_> {
             let mut child = position;
             child.play_unchecked(mv);
             let d = depth + 1;
-            let h = self.to_goal.of(child);
+            let h = self.to_goal.to_goal(child);
             if h == FAR || d + u32::from(h) > self.bound || !self.seen.first_visit(child, d) {
                 continue;
             }

@@ -45,32 +45,61 @@ static BINOMIAL: [[u32; PIECES + 1]; ROWS + PIECES] = {
     t
 };
 
-/// The row of each hole.
-static ROW: [u8; 121] = {
-    let mut t = [0u8; 121];
+/// The row of each hole along each axis: by `x + 8`, `y + 8` and `z + 8` (the rows across the
+/// crossing are those of equal `z`; the star has the same rows along its three axes).
+static ROW_ON: [[u8; 121]; 3] = {
+    let mut t = [[0u8; 121]; 3];
     let mut i = 0;
     while i < 121 {
         let cell = match Cell::from_index(i as u8) {
             Some(c) => c,
             None => panic!("121 holes"),
         };
-        t[i] = (cell.to_cube()[2] + 8) as u8;
+        let cube = cell.to_cube();
+        let mut axis = 0;
+        while axis < 3 {
+            t[axis][i] = (cube[axis] + 8) as u8;
+            axis += 1;
+        }
         i += 1;
     }
     t
 };
 
-/// The row of `cell`.
+/// The axis across the crossing (`z`).
+pub(crate) const ACROSS: usize = 2;
+
+/// The row of `cell` across the crossing.
 pub(crate) fn row(cell: Cell) -> usize {
-    ROW[cell.index() as usize] as usize
+    ROW_ON[ACROSS][cell.index() as usize] as usize
 }
 
-/// The spread of a position.
+/// The spread of a position across the crossing.
 pub(crate) fn spread(position: Solitaire) -> Spread {
+    spread_on(position, ACROSS)
+}
+
+/// The spreads of a position along the three axes (`x`, `y`, `z`).
+pub(crate) fn spreads(position: Solitaire) -> [Spread; 3] {
+    let mut s = [[0u8; ROWS]; 3];
+    let mut bits = position.pieces().0;
+    while bits != 0 {
+        let hole = bits.trailing_zeros() as usize;
+        for (axis, spread) in s.iter_mut().enumerate() {
+            spread[ROW_ON[axis][hole] as usize] += 1;
+        }
+        bits &= bits - 1;
+    }
+    s
+}
+
+/// The spread of a position along `axis` (0: `x`, 1: `y`, 2: `z`).
+pub(crate) fn spread_on(position: Solitaire, axis: usize) -> Spread {
+    let rows = &ROW_ON[axis];
     let mut s = [0u8; ROWS];
     let mut bits = position.pieces().0;
     while bits != 0 {
-        s[ROW[bits.trailing_zeros() as usize] as usize] += 1;
+        s[rows[bits.trailing_zeros() as usize] as usize] += 1;
         bits &= bits - 1;
     }
     s
@@ -164,6 +193,19 @@ pub(crate) fn to_goal() -> &'static RowTable {
     })
 }
 
+/// The relaxed distances to the goal along the two other axes (`x` and `y`: camps 0 and 3 both
+/// lie across them, in rows 9–12 and 4–7; the goal has the same spread along both, so one table
+/// serves both): a second bound, as admissible as the first, that sees the pieces' sideways
+/// shifts. The bound of a position is the largest of the three.
+pub(crate) fn to_goal_sideways() -> &'static RowTable {
+    static TABLE: std::sync::OnceLock<RowTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let goal = spread_on(Solitaire::goal(), 0);
+        debug_assert_eq!(goal, spread_on(Solitaire::goal(), 1));
+        RowTable::build(|s| *s == goal)
+    })
+}
+
 /// Relaxed distances of every spread to a set of target spreads.
 pub(crate) struct RowTable {
     distance: Vec<u8>,
@@ -204,11 +246,6 @@ impl RowTable {
     /// The relaxed distance of `spread` to the targets ([`FAR`] if none can be reached).
     pub(crate) fn get(&self, spread: &Spread) -> u8 {
         self.distance[rank(spread)]
-    }
-
-    /// The relaxed distance of `position` to the targets.
-    pub(crate) fn of(&self, position: Solitaire) -> u8 {
-        self.get(&spread(position))
     }
 }
 

@@ -57,3 +57,22 @@ fn a_node_limit_stops_the_search() {
         Err(Unsolved::OutOfNodes)
     );
 }
+
+#[test]
+fn the_pilot_beam_finds_a_27_move_crossing_the_optimum() {
+    // Bell (2009) proved that no crossing is shorter than 27 moves.
+    let first = beam(Solitaire::start(), 1_000, 40).expect("a crossing");
+    replays(Solitaire::start(), &first.moves);
+    let crossing = pilot(Solitaire::start(), 1_000, 40).expect("a crossing");
+    replays(Solitaire::start(), &crossing.moves);
+    assert!(crossing.moves.len() <= first.moves.len());
+    assert_eq!(crossing.moves.len(), 27);
+    // The rows bound (three axes) never exceeds the moves left along it.
+    let solver = Solver::with_table_bits(10);
+    let mut at = Solitaire::start();
+    for (done, mv) in crossing.moves.iter().enumerate() {
+        assert!(solver.lower_bound(at) as usize <= 27 - done);
+        at.play(*mv).unwrap();
+    }
+    assert!(at.is_crossed());
+}
