@@ -486,8 +486,9 @@ fn attr<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// Modules that only work online (they talk to `/api/` and `/ws`: the room screen, looking at a
-/// game again, the page of a game of a room, importing a position, the reviews page) and their
-/// texts: loaded when first used and not precached, so that a first visit does not pay for them.
+/// game again, the page of a game of a room, importing a position, the reviews page, the « Défi
+/// solitaire » panel of a room) and their texts: loaded when first used and not precached, so
+/// that a first visit does not pay for them.
 const ONLINE_ONLY: &[&str] = &[
     // The room screen: lobby, game, boards, sharing (web/js/router.js `loadRoom`).
     "js/room.js",
@@ -504,6 +505,7 @@ const ONLINE_ONLY: &[&str] = &[
     "js/import.js",
     "js/texts-later.js",
     "js/reviews.js",
+    "js/solitaire.js",
 ];
 
 /// What the service worker precaches: the page and every hashed file but the stylesheets (inlined

@@ -18,7 +18,7 @@ import { networkFailed } from './offline.js';
  * @typedef {{square: number, color: 'white'|'black', king?: boolean}} DraughtsPiece
  * @typedef {{pieces: any[], inert?: Cube[], size?: number, fen?: string}} Board
  * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, draw_declined?: number|null, outcome: Outcome|null, turn_since?: number|null}} GameView
- * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null}} RoomView
+ * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null, solitaire?: boolean}} RoomView
  */
 
 /**
@@ -118,7 +118,7 @@ export const api = {
   },
   /** Rooms where this browser holds a seat, most recently active first. */
   myRooms: async () => /** @type {{rooms: {code: string, seat: number}[]}} */ (await request('GET', '/api/me/rooms')),
-  /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level} | {levels: Level[]}}} body */
+  /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level} | {levels: Level[]}, solitaire?: boolean}} body */
   createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
   /** @param {string} code @returns {Promise<RoomView>} */
   getRoom: async (code) => normalizeRoom(await request('GET', `/api/rooms/${code}`)),

@@ -46,6 +46,8 @@ export class GameView {
     this.players = h('ol', { class: 'players', 'data-testid': 'players' });
     this.actions = h('div', { class: 'actions' });
     this.result = h('div', { class: 'result', hidden: true, 'data-testid': 'result' });
+    /** « Défi solitaire » (solitaire.js, loaded when first needed): moves, optimum, best, result. */
+    this.solo = h('section', { class: 'solo-panel', hidden: true, 'data-testid': 'solitaire' });
     this.moveList = h('ol', { class: 'move-list', 'data-testid': 'moves' });
     /** Looking at past positions (replay.js, loaded when first needed); `null` while the live board is shown. @type {import('./replay.js').Replay|null} */
     this.replay = null;
@@ -56,7 +58,7 @@ export class GameView {
     /** @type {((path: string[]|null) => void)|null} labels the holes of the last move (Chinese checkers) */
     this.labelLast = null;
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.status, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
+      h('div', { class: 'game-main' }, this.status, this.solo, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
         h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
@@ -128,6 +130,7 @@ export class GameView {
     this.renderActions(room);
     this.renderMoves(room);
     this.renderResult(room);
+    if (room.solitaire) import('./solitaire.js').then((m) => this.room && m.renderSolitaire(this.solo, this.room, this.act)).catch(() => {});
     // A finished game opens on its last position with the replay control; a live one being
     // looked at follows the new moves in its record.
     if (room.status === 'finished' && (!this.replay || this.replay.opt.live)) this.openReplay(room, null);
@@ -457,7 +460,9 @@ export class GameView {
       items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'hint', 'data-testid': 'hint', onclick: (/** @type {MouseEvent} */ e) => this.askHint(room, /** @type {HTMLButtonElement} */ (e.currentTarget)) }, t('hint_button')));
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
-    if (iosNeedsInstall()) {
+    if (room.solitaire) {
+      // Always this player's turn: nothing to be told about.
+    } else if (iosNeedsInstall()) {
       items.push(iosPushNote()); // Web Push reaches iOS only from the Home Screen
     } else if (room.you !== null && pushSupported() && Notification.permission !== 'denied') {
       // Web Push for this seat: told even with the page closed (turn-by-turn games above all).
@@ -491,7 +496,7 @@ export class GameView {
 
   /** @param {RoomView} room */
   async confirmResign(room) {
-    const text = room.game === 'draughts' ? t('resign_draughts') : room.seats.length === 2 ? t('resign_cc_2') : t('resign_cc_many');
+    const text = room.solitaire ? t('resign_solo') : room.game === 'draughts' ? t('resign_draughts') : room.seats.length === 2 ? t('resign_cc_2') : t('resign_cc_many');
     const v = await dialog({
       title: t('resign_title'),
       body: h('p', null, text),
@@ -542,7 +547,7 @@ export class GameView {
   renderResult(room) {
     const g = room.game_view;
     const o = g && g.outcome;
-    if (!o || room.status !== 'finished') {
+    if (!o || room.status !== 'finished' || room.solitaire) {
       this.result.hidden = true;
       return;
     }

@@ -95,7 +95,7 @@ function gameCard(game) {
         h('span', null, t('play_cpu')), h('small', null, t('play_cpu_sub'))),
       h('button', { class: 'btn accent big', type: 'button', 'data-action': `friends-${game}`, onclick: () => createWithFriends(game) },
         h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))),
-    cc ? null : h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'import-position', onclick: () => import('./import.js').then((m) => m.importDialog()) }, t('import_button')),
+    cc ? h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'solitaire', onclick: () => createWithFriends(game, true) }, t('solitaire_button')) : h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'import-position', onclick: () => import('./import.js').then((m) => m.importDialog()) }, t('import_button')),
     related(game));
 }
 
@@ -192,15 +192,15 @@ function joinCard() {
 /** One room at a time: a double tap must not create two. */
 let busy = false;
 
-/** @param {'cc'|'draughts'} game */
-async function createWithFriends(game) {
+/** With friends, or (Chinese checkers) « Défi solitaire »: alone, started at once. @param {'cc'|'draughts'} game @param {boolean} [solitaire] */
+async function createWithFriends(game, solitaire) {
   if (busy) return;
   const name = await askName();
   if (!name) return;
   busy = true;
   try {
     /** @type {any} */
-    const body = { game, name };
+    const body = { game, name, solitaire };
     const ms = cpuMsOverride();
     if (ms) body.settings = { cpu_ms: ms };
     loadRoom().catch(() => {}); // fetched while the server answers

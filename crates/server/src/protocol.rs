@@ -209,6 +209,9 @@ pub struct RoomView {
     pub game_no: i64,
     /// The current (or last finished) game.
     pub play: Option<GameView>,
+    /// Chinese checkers: the room plays the crossing puzzle (« Défi solitaire »), one seat.
+    #[serde(default)]
+    pub solitaire: bool,
 }
 
 /// Who sits on a seat.

@@ -43,6 +43,8 @@ pub struct GameRecord {
     pub outcome: Option<Outcome>,
     /// When the game ended (Unix ms).
     pub finished_at: Option<i64>,
+    /// Chinese checkers: the crossing puzzle (« Défi solitaire »), one seat.
+    pub solitaire: bool,
 }
 
 /// One entry of a game's log.
@@ -165,6 +167,8 @@ pub fn build(
         board: state.board(),
         outcome,
         finished_at: row.finished_at,
+        solitaire: kind == GameKind::Cc
+            && row.start_fen.as_deref() == Some(crate::game::SOLITAIRE_START),
     };
     Ok((record, state))
 }
@@ -286,6 +290,9 @@ pub fn cc_text(record: &GameRecord, site: &str, now: i64) -> Option<String> {
     }
     let rules_json = serde_json::to_string(rules).unwrap_or_default();
     out.push_str(&format!("[Rules \"{}\"]\n", quote(&rules_json)));
+    if record.solitaire {
+        out.push_str("[Challenge \"solitaire\"]\n");
+    }
     for seat in &record.seats {
         let p = seat.seat + 1;
         out.push_str(&format!("[P{p} \"{}\"]\n", quote(&player_name(seat))));

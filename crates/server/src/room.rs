@@ -180,8 +180,9 @@ pub struct Room {
     pub finished_at: Option<i64>,
     /// Client move ids already applied in this room.
     pub move_ids: HashSet<String>,
-    /// Draughts: the position every game of the room starts from (a FEN imported by the host,
-    /// `crate::position`); `None` for the usual start.
+    /// The position every game of the room starts from: draughts, a FEN imported by the host
+    /// (`crate::position`); Chinese checkers, `game::SOLITAIRE_START` for the crossing puzzle;
+    /// `None` for the usual start.
     pub start: Option<String>,
 }
 
@@ -252,6 +253,11 @@ impl Room {
             Some(fen) if fen.trim_start().starts_with(['B', 'b']) => 1 - first,
             _ => first,
         }
+    }
+
+    /// Whether the room plays the crossing puzzle (« Défi solitaire »).
+    pub fn is_solitaire(&self) -> bool {
+        self.kind == GameKind::Cc && self.start.as_deref() == Some(crate::game::SOLITAIRE_START)
     }
 
     /// The seat whose token is `token`, if any.

@@ -17,6 +17,7 @@ impl Room {
             seats: self.seat_views(),
             game_no: self.game_no,
             play: self.play_view(you),
+            solitaire: self.is_solitaire(),
         }
     }
 

@@ -14,6 +14,9 @@ use crate::protocol::{self, Board, CcBoard, CcMove, CcPiece, LegalMove, OutcomeK
 #[derive(Clone, Debug)]
 pub struct CcGame {
     game: Game,
+    /// The crossing puzzle (« Défi solitaire »): the room has one seat; the engine's game has a
+    /// second seat without pieces that passes every turn, which the protocol never shows.
+    solitaire: bool,
 }
 
 /// The start camps of `seat` (RULES.md 1.2), as numbers.
@@ -96,13 +99,42 @@ fn outcome(outcome: &chinese_checkers::Outcome, seats: usize) -> protocol::Outco
     }
 }
 
+/// The crossing puzzle's outcome for its one seat: a win once across (place 1), no result
+/// otherwise (given up, or ended by the move limit or stagnation: `places` is `[null]`).
+fn solitaire_outcome(game: &Game, o: &chinese_checkers::Outcome) -> protocol::Outcome {
+    let reason = reason(o.ending());
+    if game.has_finished(Seat(0)) {
+        protocol::Outcome {
+            kind: OutcomeKind::Win,
+            reason,
+            places: vec![Some(1)],
+        }
+    } else {
+        protocol::Outcome {
+            kind: OutcomeKind::Places,
+            reason,
+            places: vec![None],
+        }
+    }
+}
+
 impl CcGame {
     /// A new game; `first_seat` moves first.
     pub fn new(rules: Rules, first_seat: usize) -> Result<Self, RulesError> {
         let first = u8::try_from(first_seat).unwrap_or(u8::MAX);
         Ok(Self {
             game: Game::new(rules, Seat(first))?,
+            solitaire: false,
         })
+    }
+
+    /// The crossing puzzle from its start (`chinese_checkers::Solitaire`): seat 0 alone, with
+    /// the default rules; the game ends when its ten pieces are in camp 3.
+    pub fn solitaire() -> Self {
+        Self {
+            game: chinese_checkers::Solitaire::start().to_game(),
+            solitaire: true,
+        }
     }
 
     /// The engine's game.
@@ -165,7 +197,12 @@ impl CcGame {
         let events = self.game.play(mv)?;
         Ok(Played {
             mv: LegalMove::Cc(listed),
-            passes: events.passes.iter().map(|s| s.index()).collect(),
+            passes: events
+                .passes
+                .iter()
+                .map(|s| s.index())
+                .filter(|_| !self.solitaire)
+                .collect(),
             finished: events.finished.iter().map(|f| f.seat.index()).collect(),
         })
     }
@@ -182,9 +219,11 @@ impl CcGame {
     }
 
     pub fn outcome(&self) -> Option<protocol::Outcome> {
-        self.game
-            .outcome()
-            .map(|o| outcome(&o, self.game.rules().seat_count()))
+        let o = self.game.outcome()?;
+        if self.solitaire {
+            return Some(solitaire_outcome(&self.game, &o));
+        }
+        Some(outcome(&o, self.game.rules().seat_count()))
     }
 
     pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {

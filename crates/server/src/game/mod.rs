@@ -53,6 +53,11 @@ impl GameKind {
     }
 }
 
+/// The start of a Chinese checkers room playing the crossing puzzle (« Défi solitaire »,
+/// `chinese_checkers::Solitaire`): one seat, ten pieces alone, from camp 0 to camp 3 in as few
+/// moves as possible. Kept as the room's start position (`Room::start`).
+pub const SOLITAIRE_START: &str = "solitaire";
+
 /// The validated rules of a room, in the engine's own serde form (every field present).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -229,8 +234,9 @@ macro_rules! each {
 }
 
 impl GameState {
-    /// A new game under `rules` where `first_seat` moves first, from the usual start or (draughts)
-    /// from the position `start` (a FEN).
+    /// A new game under `rules` where `first_seat` moves first, from the usual start, or from
+    /// `start`: a draughts position (a FEN) or, for Chinese checkers, [`SOLITAIRE_START`] (the
+    /// crossing puzzle, one seat).
     ///
     /// # Errors
     /// If `first_seat` is not a seat of these rules, or `start` is not a position of them.
@@ -241,6 +247,14 @@ impl GameState {
     ) -> Result<Self, RulesError> {
         Ok(match (rules, start) {
             (GameRules::Cc(r), None) => Self::Cc(cc::CcGame::new(*r, first_seat)?),
+            (GameRules::Cc(r), Some(SOLITAIRE_START)) => {
+                if *r != chinese_checkers::Rules::default() || first_seat != 0 {
+                    return Err(RulesError::Start(
+                        "the solitaire challenge has the default rules and one seat".into(),
+                    ));
+                }
+                Self::Cc(cc::CcGame::solitaire())
+            }
             (GameRules::Cc(_), Some(_)) => {
                 return Err(RulesError::Start(
                     "Chinese checkers games start from the camps".into(),

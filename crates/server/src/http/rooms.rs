@@ -15,7 +15,7 @@ use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
 use crate::error::{AppError, Detail};
-use crate::game::{GameKind, GameRules};
+use crate::game::{GameKind, GameRules, SOLITAIRE_START};
 use crate::position;
 use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
 use crate::ratelimit::Action as Limit;
@@ -130,6 +130,9 @@ struct CreateRoom {
     cpu: Option<CpuChoice>,
     /// Draughts: a PDN or FEN text whose position the room's games start from.
     start: Option<String>,
+    /// Chinese checkers: the crossing puzzle (« Défi solitaire »), one seat, started at once.
+    #[serde(default)]
+    solitaire: bool,
 }
 
 /// « Contre le CPU »: one level for every other seat, or one level per other seat, in order.
@@ -184,8 +187,13 @@ async fn create(
     })?;
     let name = valid_name(&body.name)?;
     let input = SettingsInput::parse(kind, &body.settings)?;
-    let (mut settings, seats) = Settings::new(kind, &input)?;
+    let (mut settings, mut seats) = Settings::new(kind, &input)?;
+    if body.solitaire {
+        solitaire_settings(&body, &mut settings)?;
+        seats = 1;
+    }
     let start = match (body.start.as_deref(), &mut settings.rules) {
+        _ if body.solitaire => Some(SOLITAIRE_START.to_owned()),
         (None, _) => None,
         (Some(text), GameRules::Draughts(rules)) => {
             let imported =
@@ -226,6 +234,8 @@ async fn create(
                     room.set_seat(n + 1, SeatAction::Cpu(level), ch)?;
                 }
                 room.start(random, now, ch)?;
+            } else if body.solitaire {
+                room.start(random, now, ch)?;
             }
             Ok((room, ()))
         })
@@ -239,6 +249,47 @@ async fn create(
         (&token, true),
         room.view(Some(0)),
     ))
+}
+
+/// « Défi solitaire » (`"solitaire": true`): Chinese checkers with the default rules, seat 0
+/// first, no CPU and no start position. Only the room's other settings (legal moves shown,
+/// confirmation, hints, rhythm…) may be given.
+fn solitaire_settings(body: &CreateRoom, settings: &mut Settings) -> Result<(), AppError> {
+    let conflict = |field: &str, message: &str| {
+        Err(AppError::InvalidSettings(
+            Detail::field(field, "conflict", message.to_owned()).with("with", "solitaire"),
+        ))
+    };
+    let GameRules::Cc(rules) = settings.rules else {
+        return Err(AppError::InvalidSettings(
+            Detail::field(
+                "solitaire",
+                "not_allowed",
+                "the solitaire challenge is a Chinese checkers puzzle",
+            )
+            .with("allowed", json!(["cc"])),
+        ));
+    };
+    if body.cpu.is_some() {
+        return conflict("cpu", "the solitaire challenge is played alone");
+    }
+    if body.start.is_some() {
+        return conflict("start", "the solitaire challenge starts from camp 0");
+    }
+    if settings.random_first {
+        return conflict("random_first", "the solitaire challenge has one player");
+    }
+    // With one seat, « Changer qui commence » changes nothing.
+    let rules = chinese_checkers::Rules {
+        rotate_first_player: true,
+        ..rules
+    };
+    if rules != chinese_checkers::Rules::default() {
+        return conflict("rules", "the solitaire challenge has the default rules");
+    }
+    settings.rules = GameRules::Cc(rules);
+    settings.rotate_first = true;
+    Ok(())
 }
 
 /// 64 random bits from the OS (first player draws).
