@@ -30,6 +30,8 @@ impl std::io::Write for Capture {
     }
 }
 
+/// Installs the capturing subscriber. Every test of this file calls it first: a thread that logs
+/// before the global subscriber exists may keep "no subscriber" for good.
 fn capture_logs() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -170,6 +172,7 @@ async fn endpoints_to_this_machine_or_private_networks_get_no_connection() {
 
 #[tokio::test]
 async fn the_test_flag_still_allows_a_local_http_push_service() {
+    capture_logs();
     let server = Server::start_with(|c| c.push.allow_loopback_http = true).await;
     let (_ana, bo) = turn_game(&server).await;
     bo.act("push", subscription("http://127.0.0.1:9/x"))
