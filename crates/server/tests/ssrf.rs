@@ -38,6 +38,8 @@ fn capture_logs() {
         let subscriber = tracing_subscriber::fmt()
             .with_writer(|| Capture)
             .with_max_level(tracing::Level::TRACE)
+            // Colours come on when the workspace is built together (the binary's features).
+            .with_ansi(false)
             .finish();
         tracing::subscriber::set_global_default(subscriber).unwrap();
     });
@@ -47,7 +49,7 @@ fn capture_logs() {
 fn logged() -> String {
     String::from_utf8_lossy(&LOGS.lock().unwrap())
         .lines()
-        .filter(|line| line.contains(" dames_server"))
+        .filter(|line| line.contains("dames_server"))
         .collect::<Vec<_>>()
         .join("\n")
 }
