@@ -671,6 +671,14 @@ impl World {
     }
 
     /// The token of the seat to move in a known room, for a look at its legal moves.
+    /// The seat to move (if any) looks at the room, to be shown its legal moves.
+    fn look_as_mover(&mut self, code: &str) {
+        let token = self.token_to_move(code);
+        if token.is_some() {
+            self.look(code, token);
+        }
+    }
+
     fn token_to_move(&self, code: &str) -> Option<String> {
         let known = self.rooms.iter().find(|r| r.code == code)?;
         let seat = known.view["play"]["to_move"].as_u64()? as usize;
@@ -823,10 +831,7 @@ impl Target for Http {
         }
         // The seat to move looks at the room now and then, to be shown its legal moves.
         if !code.is_empty() && rng.one_in(2) {
-            let token = w.token_to_move(&code);
-            if token.is_some() {
-                w.look(&code, token);
-            }
+            w.look_as_mover(&code);
         }
     }
 
@@ -994,10 +999,7 @@ impl Target for Ws {
             }
         }
         if rng.one_in(2) {
-            let token = w.token_to_move(&code);
-            if token.is_some() {
-                w.look(&code, token);
-            }
+            w.look_as_mover(&code);
         }
     }
 

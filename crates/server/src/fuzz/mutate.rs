@@ -6,23 +6,20 @@
 
 use serde_json::{Map, Number, Value};
 
-/// A fast, seedable random source (SplitMix64): the same seed gives the same inputs.
+/// A fast, seedable random source: the CPU players' SplitMix64 ([`dames_ai::Rng`]), so the same
+/// seed gives the same inputs.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(dames_ai::Rng);
 
 impl Rng {
     /// A source for `seed`.
     pub fn new(seed: u64) -> Self {
-        Self(seed ^ 0x853c_49e6_748f_ea9b)
+        Self(dames_ai::Rng::new(seed ^ 0x853c_49e6_748f_ea9b))
     }
 
     /// 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (0 when `n` is 0).
@@ -526,6 +523,21 @@ pub fn mutate_bytes(rng: &mut Rng, bytes: &mut Vec<u8>) {
             }
         }
     }
+}
+
+/// `text` mutated `rounds` times: each time its bytes one time in `byte_odds` (read back
+/// lossily, as the result may not be UTF-8), its characters ([`mutate_string`]) otherwise.
+pub fn mutate_text(rng: &mut Rng, mut text: String, rounds: usize, byte_odds: usize) -> String {
+    for _ in 0..rounds {
+        text = if rng.one_in(byte_odds) {
+            let mut bytes = text.into_bytes();
+            mutate_bytes(rng, &mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            mutate_string(rng, &text)
+        };
+    }
+    text
 }
 
 /// `v` mutated: structurally most of the time, then its bytes one time in `byte_odds`.

@@ -10,7 +10,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 
-use super::mutate::{mutate_bytes, mutate_string, mutated_json, Rng};
+use super::mutate::{mutate_bytes, mutate_string, mutate_text, mutated_json, Rng};
 use super::Target;
 use crate::game::{GameKind, GameRules, GameState};
 use crate::protocol::LegalMove;
@@ -520,16 +520,8 @@ impl Target for Fen {
 
     fn one(&mut self, rng: &mut Rng) {
         let g = rng.below(self.games.len());
-        let mut fen = self.games[g].fen();
-        for _ in 0..1 + rng.below(3) {
-            fen = if rng.one_in(4) {
-                let mut bytes = fen.into_bytes();
-                mutate_bytes(rng, &mut bytes);
-                String::from_utf8_lossy(&bytes).into_owned()
-            } else {
-                mutate_string(rng, &fen)
-            };
-        }
+        let rounds = 1 + rng.below(3);
+        let fen = mutate_text(rng, self.games[g].fen(), rounds, 4);
         for game in &self.games {
             if let Ok(parsed) = draughts::Game::from_fen(game.rules(), &fen) {
                 let _ = parsed.legal_moves();
@@ -582,15 +574,8 @@ impl Target for Pdn {
         if rng.one_in(4) {
             text.push_str("{a comment} 1. 32-28 (1. 33-28 19-23) 18-23 $1 2. 38-32 ; rest\n 1-1\n");
         }
-        for _ in 0..1 + rng.below(3) {
-            text = if rng.one_in(3) {
-                let mut bytes = text.into_bytes();
-                mutate_bytes(rng, &mut bytes);
-                String::from_utf8_lossy(&bytes).into_owned()
-            } else {
-                mutate_string(rng, &text)
-            };
-        }
+        let rounds = 1 + rng.below(3);
+        text = mutate_text(rng, text, rounds, 3);
         if let Ok(games) = draughts::read_pdn(&text) {
             for pdn in games.iter().take(4) {
                 if let Ok(game) = draughts::Game::from_pdn(pdn, self.games[g].rules()) {
@@ -668,16 +653,9 @@ impl Target for Position {
 
     fn one(&mut self, rng: &mut Rng) {
         let g = rng.below(self.games.len());
-        let mut text = self.text(rng, g);
-        for _ in 0..rng.below(4) {
-            text = if rng.one_in(3) {
-                let mut bytes = text.into_bytes();
-                mutate_bytes(rng, &mut bytes);
-                String::from_utf8_lossy(&bytes).into_owned()
-            } else {
-                mutate_string(rng, &text)
-            };
-        }
+        let text = self.text(rng, g);
+        let rounds = rng.below(4);
+        let text = mutate_text(rng, text, rounds, 3);
         let variant = self.games[rng.below(self.games.len())].rules().variant;
         match crate::position::import(&text, variant) {
             Ok(imported) => {
