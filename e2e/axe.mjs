@@ -1,6 +1,7 @@
 // axe-core (the accessibility rules engine, from npm) run inside a page of the browser tests.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { assert } from './lib.mjs';
 
 const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -20,4 +21,10 @@ export async function axeViolations(page) {
     return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + (n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : '')) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Fails with the serious or critical violations axe-core finds on `page`, if any. */
+export async function noSeriousViolations(page, where) {
+  const found = await axeViolations(page);
+  assert(found.length === 0, `${where}: ${JSON.stringify(found, null, 1)}`);
 }

@@ -155,6 +155,29 @@ export async function playAnyMove(page, { tap = false, pick = 0 } = {}) {
   return { from, to };
 }
 
+/** Plays `n` moves (tapped) against the CPU, waiting for each answer, until it is our turn again. */
+export async function playAgainstCpu(page, n) {
+  for (let i = 0; i < n; i++) {
+    await page.locator('.status.mine').waitFor();
+    const before = await moveCount(page);
+    await playAnyMove(page, { tap: true });
+    await until(async () => (await moveCount(page)) >= before + 2, 'the CPU answered', 20000);
+  }
+  await page.locator('.status.mine').waitFor();
+}
+
+/** Resigns (confirming) and waits for the result panel. */
+export async function resign(page) {
+  await page.click('[data-action=resign]');
+  await page.locator('dialog [data-value=yes]').click();
+  await page.locator('[data-testid=result] h2').waitFor();
+}
+
+/** The position the replay control shows (0 is the start). */
+export async function replayIndex(page) {
+  return Number(await page.locator('[data-testid=replay]').getAttribute('data-index'));
+}
+
 /** The room code shown in a lobby. */
 export async function roomCode(page) {
   const code = (await page.locator('[data-testid=room-code]').textContent()).trim();

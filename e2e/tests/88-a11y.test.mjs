@@ -2,13 +2,7 @@
 // dark), in dialogs, in a lobby and in games in progress; moves are announced to screen readers;
 // a whole game is played with the keyboard alone.
 import { assert, equal, moveCount, newPerson, shot, until } from '../lib.mjs';
-import { axeViolations } from '../axe.mjs';
-
-/** Fails with the violations found, if any. */
-async function noSeriousViolations(page, where) {
-  const found = await axeViolations(page);
-  assert(found.length === 0, `${where}: ${JSON.stringify(found, null, 1)}`);
-}
+import { noSeriousViolations } from '../axe.mjs';
 
 test('axe-core: every page, the dialogs, a lobby and games in progress, light and dark', async ({ base, browser, track }) => {
   for (const colorScheme of ['light', 'dark']) {

@@ -4,32 +4,13 @@
 // game downloads (PDN for draughts, the text format for Chinese checkers), and a draughts PDN
 // re-imports to the same final position. Phone viewport, screenshots looked at.
 import { readFileSync } from 'node:fs';
-import { assert, equal, moveCount, newPerson, playAnyMove, shot, until } from '../lib.mjs';
+import { assert, equal, newPerson, playAgainstCpu, replayIndex as index, resign, shot, until } from '../lib.mjs';
 
 /** The pieces of the board shown, as a sorted list of `cell:fill:king`. */
 async function boardPieces(page) {
   return page.locator('.board-box svg.board').evaluate((svg) => [...svg.querySelectorAll('.layer-pieces .piece:not(.ghost)')]
     .map((p) => `${p.getAttribute('data-cell')}:${p.querySelector('.piece-body')?.getAttribute('fill')}:${p.classList.contains('king')}`)
     .sort());
-}
-
-const index = async (page) => Number(await page.locator('[data-testid=replay]').getAttribute('data-index'));
-
-/** Plays `n` moves against the CPU, waiting for each answer. */
-async function playAgainstCpu(page, n) {
-  for (let i = 0; i < n; i++) {
-    await page.locator('.status.mine').waitFor();
-    const before = await moveCount(page);
-    await playAnyMove(page, { tap: true });
-    await until(async () => (await moveCount(page)) >= before + 2, 'the CPU answered', 20000);
-  }
-  await page.locator('.status.mine').waitFor();
-}
-
-async function resign(page) {
-  await page.click('[data-action=resign]');
-  await page.locator('dialog [data-value=yes]').click();
-  await page.locator('[data-testid=result] h2').waitFor();
 }
 
 async function openMoves(page) {

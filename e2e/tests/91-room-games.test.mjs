@@ -3,30 +3,8 @@
 // finished game and from « Mes parties »; the first game's PDN still downloads after the second.
 // Phone viewport, screenshots looked at.
 import { readFileSync } from 'node:fs';
-import { assert, equal, moveCount, newPerson, playAnyMove, shot, until } from '../lib.mjs';
-import { axeViolations } from '../axe.mjs';
-
-/** Fails with axe-core's serious or critical violations, if any. */
-async function accessible(page, where) {
-  const found = await axeViolations(page);
-  assert(found.length === 0, `${where}: ${JSON.stringify(found, null, 1)}`);
-}
-
-/** Plays `n` moves against the CPU, waiting for each answer, then resigns. */
-async function playAndResign(page, n) {
-  for (let i = 0; i < n; i++) {
-    await page.locator('.status.mine').waitFor();
-    const before = await moveCount(page);
-    await playAnyMove(page, { tap: true });
-    await until(async () => (await moveCount(page)) >= before + 2, 'the CPU answered', 20000);
-  }
-  await page.locator('.status.mine').waitFor();
-  await page.click('[data-action=resign]');
-  await page.locator('dialog [data-value=yes]').click();
-  await page.locator('[data-testid=result] h2').waitFor();
-}
-
-const index = async (page) => Number(await page.locator('[data-testid=replay]').getAttribute('data-index'));
+import { assert, equal, moveCount, newPerson, playAgainstCpu, replayIndex as index, resign, shot, until } from '../lib.mjs';
+import { noSeriousViolations as accessible } from '../axe.mjs';
 
 /** The notations of the move list of the page shown. */
 const notations = (page) => page.locator('[data-testid=moves] .mv-text').allTextContents();
@@ -39,7 +17,8 @@ test('games of a room: two games through a rematch, both replayable on their own
   await page.click('dialog [data-value=play]');
   await page.locator('svg.board-draughts').waitFor();
   const code = page.url().split('/r/')[1];
-  await playAndResign(page, 2);
+  await playAgainstCpu(page, 2);
+  await resign(page);
   await page.locator('[data-testid=replay][data-consistent=true]').waitFor();
   const firstEnd = await index(page);
   // A single game: no list of the room's games yet.
@@ -48,7 +27,8 @@ test('games of a room: two games through a rematch, both replayable on their own
   // The rematch: the CPU plays White and moves first this time.
   await page.click('[data-action=rematch]');
   await until(async () => (await page.locator('[data-testid=result]').isHidden()) && (await moveCount(page)) <= 1, 'a new game started');
-  await playAndResign(page, 3);
+  await playAgainstCpu(page, 3);
+  await resign(page);
   await page.locator('[data-testid=replay][data-consistent=true]').waitFor();
   // The finished game links to the room's earlier one.
   const nav = page.locator('[data-testid=room-games]');
