@@ -12,7 +12,7 @@ import { ApiError, api } from './api.js';
 import { errorText, t } from './i18n.js';
 import { at } from './games.js';
 import { seatName } from './game.js';
-import { setColorOf, swatch } from './players.js';
+import { campColorsOf, swatch } from './players.js';
 import { Replay, downloadUrl, fetchGames, fetchRecord, gamesNav } from './replay.js';
 import { tl } from './texts-later.js';
 
@@ -26,16 +26,7 @@ let shown = null;
 function geometry(rec, you) {
   const me = you !== null ? rec.seats[you] : null;
   if (rec.game === 'cc') {
-    /** @type {Map<number, string>} */
-    const campColors = new Map();
-    /** @type {Map<number, string>} */
-    const destColors = new Map();
-    for (const s of rec.seats) {
-      (s.camps || []).forEach((c, set) => {
-        campColors.set(c, setColorOf(s.seat, set));
-        destColors.set((c + 3) % 6, setColorOf(s.seat, set));
-      });
-    }
+    const { campColors, destColors } = campColorsOf(rec.seats);
     const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
     return ccGeometry(bottom, { campColors, destColors, big: !!rec.rules && rec.rules.pieces === 15 });
   }

@@ -10,7 +10,7 @@ import { dialog, fill, h, toast } from './dom.js';
 import { ApiError, api } from './api.js';
 import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
-import { setColorOf, swatch } from './players.js';
+import { campColorsOf, swatch } from './players.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
@@ -261,16 +261,7 @@ export class GameView {
     if (room.game === 'cc') {
       const me = room.you !== null ? room.seats[room.you] : null;
       const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
-      /** @type {Map<number, string>} */
-      const campColors = new Map();
-      /** @type {Map<number, string>} */
-      const destColors = new Map();
-      for (const s of room.seats) {
-        (s.camps || []).forEach((c, set) => {
-          campColors.set(c, setColorOf(s.seat, set));
-          destColors.set((c + 3) % 6, setColorOf(s.seat, set));
-        });
-      }
+      const { campColors, destColors } = campColorsOf(room.seats);
       const big = !!room.settings.rules && room.settings.rules.pieces === 15;
       return [`cc:${bottom}:${big}:${[...campColors].join(';')}`, () => ccGeometry(bottom, { campColors, destColors, big })];
     }

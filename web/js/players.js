@@ -28,6 +28,24 @@ export function setColorOf(seat, set) {
 }
 
 /**
+ * The colour of each Chinese checkers camp where a set starts, and of the camp opposite where it
+ * goes, for the seats of a game.
+ * @param {{ seat: number, camps?: number[] | null }[]} seats
+ * @returns {{ campColors: Map<number, string>, destColors: Map<number, string> }}
+ */
+export function campColorsOf(seats) {
+  const campColors = new Map();
+  const destColors = new Map();
+  for (const s of seats) {
+    (s.camps || []).forEach((c, set) => {
+      campColors.set(c, setColorOf(s.seat, set));
+      destColors.set((c + 3) % 6, setColorOf(s.seat, set));
+    });
+  }
+  return { campColors, destColors };
+}
+
+/**
  * The mark of a seat as an SVG element centred on (0, 0), of radius about `r`.
  * @param {number} seat @param {number} r @param {string} [ink]
  * @returns {SVGElement}
