@@ -158,7 +158,7 @@ export const api = {
 export class RoomSocket {
   /**
    * @param {string} code
-   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void}} handlers
+   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void, onPresence?: (seat: number, online: boolean) => void}} handlers
    * @param {number} [since] last version seen
    * @param {Action[]} [queue] actions still waiting for their ack
    */
@@ -265,6 +265,10 @@ export class RoomSocket {
         break;
       case 'event':
         if (typeof msg.version === 'number') this.seen(msg.version);
+        break;
+      case 'presence':
+        // Who is connected: memory only on the server, no version.
+        if (this.h.onPresence && typeof msg.seat === 'number') this.h.onPresence(msg.seat, !!msg.online);
         break;
       case 'ack':
         this.dequeue(msg.id);

@@ -85,6 +85,7 @@ class RoomPage {
       onRoom: (r, fresh) => this.apply(r, fresh),
       onStatus: (s, n) => this.showStatus(s, n),
       onError: (err, id) => this.onSocketError(err, id),
+      onPresence: (seat, online) => this.onPresence(seat, online),
     }, this.room ? this.room.version : 0, queue);
   }
 
@@ -108,6 +109,13 @@ class RoomPage {
     } else {
       this.game.update(room, prev);
     }
+  }
+
+  /** A seat's person connected or left (no version: the room is otherwise the same). @param {number} seat @param {boolean} online */
+  onPresence(seat, online) {
+    const room = this.room;
+    if (!room || !room.seats[seat] || room.seats[seat].kind !== 'human' || room.seats[seat].online === online) return;
+    this.apply({ ...room, seats: room.seats.map((s, i) => (i === seat ? { ...s, online } : s)) }, true);
   }
 
   rerender() {

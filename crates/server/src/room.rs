@@ -662,18 +662,15 @@ impl Room {
         Ok(())
     }
 
-    /// A seat's WebSocket count changed; returns whether its presence flipped.
-    pub fn presence(&mut self, seat: usize, delta: i32, ch: &mut Change) {
-        let Some(s) = self.seats.get_mut(seat) else {
-            return;
-        };
+    /// A seat's WebSocket count changed by `delta`: `Some(online)` when its presence flipped
+    /// (the first connection opened or the last one closed). Memory only, like lila-ws's crowd:
+    /// no event, no version, nothing stored ([`crate::rooms::Rooms::presence`] broadcasts it).
+    pub fn presence(&mut self, seat: usize, delta: i32) -> Option<bool> {
+        let s = self.seats.get_mut(seat)?;
         let before = s.connections > 0;
         s.connections = s.connections.saturating_add_signed(delta);
         let after = s.connections > 0;
-        if before != after {
-            ch.events
-                .push(json!({"kind": "presence", "seat": seat, "online": after}));
-        }
+        (before != after).then_some(after)
     }
 
     /// Moves the room to `finished` if the game just ended.
@@ -851,18 +848,13 @@ mod tests {
     #[test]
     fn presence_flips_only_with_the_first_and_last_connection() {
         let mut r = room(GameKind::Cc, json!({}));
-        let mut ch = Change::default();
-        r.presence(0, 1, &mut ch);
-        r.presence(0, 1, &mut ch);
-        r.presence(0, -1, &mut ch);
-        assert_eq!(
-            ch.events,
-            vec![json!({"kind": "presence", "seat": 0, "online": true})]
-        );
-        r.presence(0, -1, &mut ch);
-        assert_eq!(ch.events.len(), 2);
-        assert!(!ch.activity, "presence is not activity for retention");
-        r.presence(9, 1, &mut ch);
+        assert_eq!(r.presence(0, 1), Some(true));
+        assert_eq!(r.presence(0, 1), None);
+        assert_eq!(r.presence(0, -1), None);
+        assert_eq!(r.presence(0, -1), Some(false));
+        assert_eq!(r.presence(0, -1), None, "never below zero");
+        assert_eq!(r.presence(9, 1), None);
+        assert_eq!(r.version, 0, "presence is no event");
     }
 
     #[test]

@@ -193,21 +193,13 @@ impl Session {
         self.disconnect().await;
     }
 
-    /// Marks the seat online, then sends the missed events and the state.
+    /// Counts the seat online, then sends the missed events and the state.
     async fn connect(&mut self, socket: &mut WebSocket, since: i64) -> Result<(), ()> {
-        let token = self.token.clone();
-        let seat = self
+        self.seat = self
             .state
             .rooms
-            .mutate(&self.cell, move |room, ch, _| {
-                let seat = token.as_deref().and_then(|t| room.seat_of_token(t));
-                if let Some(seat) = seat {
-                    room.presence(seat, 1, ch);
-                }
-                Ok(seat)
-            })
+            .presence(&self.cell, self.token.as_deref(), None, 1)
             .await;
-        self.seat = seat.map_err(drop)?;
         let (code, version, view) = {
             let room = self.cell.room.lock().await;
             (room.code.clone(), room.version, room.view(self.you(&room)))
@@ -234,18 +226,9 @@ impl Session {
 
     async fn disconnect(&mut self) {
         if let Some(seat) = self.seat.take() {
-            let token = self.token.clone();
-            let _ = self
-                .state
+            self.state
                 .rooms
-                .mutate(&self.cell, move |room, ch, _| {
-                    // Only if the seat is still this token's: a seat left or kicked since then
-                    // was reset, and may be someone else's now.
-                    if token.as_deref().and_then(|t| room.seat_of_token(t)) == Some(seat) {
-                        room.presence(seat, -1, ch);
-                    }
-                    Ok(())
-                })
+                .presence(&self.cell, self.token.as_deref(), Some(seat), -1)
                 .await;
         }
     }
@@ -255,22 +238,25 @@ impl Session {
         socket: &mut WebSocket,
         update: Result<Arc<Update>, RecvError>,
     ) -> Result<(), ()> {
-        match update {
-            Ok(update) if update.deleted => {
+        match update.as_deref() {
+            Ok(Update::Deleted) => {
                 let _ = socket
                     .send(text(&error_message(None, &AppError::UnknownRoom)))
                     .await;
                 let _ = socket.send(Message::Close(None)).await;
                 Err(())
             }
-            Ok(update) => {
-                for (version, event) in &update.events {
+            Ok(Update::Presence { wire, .. }) => {
+                socket.send(Message::Text(wire.clone())).await.map_err(drop)
+            }
+            Ok(Update::Change { events, room }) => {
+                for (version, event) in events {
                     if *version > self.sent {
                         let msg = json!({"type": "event", "version": version, "event": event});
                         socket.send(text(&msg)).await.map_err(drop)?;
                     }
                 }
-                self.send_state(socket, &update.room).await
+                self.send_state(socket, room).await
             }
             Err(RecvError::Lagged(_)) => {
                 let room = self.cell.room.lock().await.clone();

@@ -3,11 +3,14 @@
 //! runtime) before the room is updated in memory and the change broadcast, and CPU turns
 //! scheduled on a bounded worker pool.
 
+mod presence;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
 use tokio::sync::{broadcast, Semaphore};
 
@@ -26,15 +29,28 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// What is broadcast to the room's connections after each change.
+/// What is broadcast to the room's connections.
 #[derive(Debug)]
-pub struct Update {
-    /// The new events with their versions.
-    pub events: Vec<(i64, Value)>,
-    /// The room after the change.
-    pub room: Arc<Room>,
+pub enum Update {
+    /// A committed change.
+    Change {
+        /// The new events with their versions.
+        events: Vec<(i64, Value)>,
+        /// The room after the change.
+        room: Arc<Room>,
+    },
+    /// A seat's presence flipped (memory only: no version, nothing stored; see
+    /// [`Rooms::presence`]).
+    Presence {
+        /// The seat.
+        seat: usize,
+        /// Whether it now has an open connection.
+        online: bool,
+        /// The `presence` message, serialised once for every connection.
+        wire: Utf8Bytes,
+    },
     /// The room was deleted (retention).
-    pub deleted: bool,
+    Deleted,
 }
 
 /// A room in memory.
@@ -44,7 +60,7 @@ pub struct RoomCell {
     pub room: tokio::sync::Mutex<Room>,
     /// Updates for the room's WebSocket connections.
     pub tx: broadcast::Sender<Arc<Update>>,
-    deleted: AtomicBool,
+    pub(crate) deleted: AtomicBool,
     /// Cancellation flag of the CPU turn being thought, and which turn it is.
     cpu: Mutex<Option<CpuTurn>>,
 }
@@ -304,10 +320,9 @@ impl Rooms {
             observer(&room, &events);
         }
         // No receiver is fine: nobody is watching.
-        let _ = cell.tx.send(Arc::new(Update {
+        let _ = cell.tx.send(Arc::new(Update::Change {
             events,
             room: room.clone(),
-            deleted: false,
         }));
         self.after_change(cell, &room);
     }
@@ -322,16 +337,12 @@ impl Rooms {
         let Some(cell) = self.cells().get(code).cloned() else {
             return blocking(move || store.delete(&key)).await;
         };
-        let guard = cell.room.lock().await;
+        let _guard = cell.room.lock().await;
         blocking(move || store.delete(&key)).await?;
         self.cells().remove(code);
         cell.deleted.store(true, Ordering::Relaxed);
         cell.cancel_cpu();
-        let _ = cell.tx.send(Arc::new(Update {
-            events: Vec::new(),
-            room: Arc::new(guard.clone()),
-            deleted: true,
-        }));
+        let _ = cell.tx.send(Arc::new(Update::Deleted));
         Ok(())
     }
 

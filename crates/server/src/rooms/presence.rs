@@ -1,0 +1,50 @@
+//! Who is connected to a room (like lila-ws's crowd): each seat's open WebSockets counted in
+//! memory, the flips of a seat's presence broadcast to the room as their own `presence`
+//! message. Never stored, never an event, never a version bump: (re)connecting costs no write,
+//! even after a restart when every client comes back at once.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+
+use super::{RoomCell, Rooms, Update};
+
+impl Rooms {
+    /// A connection presenting `token` opened (`delta` 1) or closed (-1). Counts it for the
+    /// token's seat — on closing, only if `seat` is still that token's (a seat left or kicked
+    /// since then was reset and may be someone else's now) — and broadcasts the seat's presence
+    /// when it flips. Returns the seat counted (`None`: a spectator, or nothing counted).
+    pub async fn presence(
+        &self,
+        cell: &Arc<RoomCell>,
+        token: Option<&str>,
+        seat: Option<usize>,
+        delta: i32,
+    ) -> Option<usize> {
+        let token = token?;
+        let mut room = cell.room.lock().await;
+        if cell.deleted.load(Ordering::Relaxed) {
+            return None;
+        }
+        let found = room.seat_of_token(token)?;
+        if seat.is_some_and(|s| s != found) {
+            return None;
+        }
+        if let Some(online) = room.presence(found, delta) {
+            let wire = Utf8Bytes::from(presence_message(found, online));
+            // No receiver is fine: nobody else is watching.
+            let _ = cell.tx.send(Arc::new(Update::Presence {
+                seat: found,
+                online,
+                wire,
+            }));
+        }
+        Some(found)
+    }
+}
+
+/// `{"type":"presence","seat":n,"online":b}`.
+fn presence_message(seat: usize, online: bool) -> String {
+    format!(r#"{{"type":"presence","seat":{seat},"online":{online}}}"#)
+}
