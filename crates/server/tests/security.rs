@@ -376,11 +376,11 @@ async fn behind_a_trusted_proxy_rate_limits_count_the_forwarded_client_per_ipv6_
 }
 
 /// Whether a WebSocket message or an HTTP body is what the protocol promises for bad input: an
-/// event, a state, an ack, a pong, or a typed error that is not `internal`.
+/// event, a state, an ack, a pong, a presence, or a typed error that is not `internal`.
 fn typed(msg: &serde_json::Value) -> bool {
     match msg["type"].as_str() {
         Some("error") => msg["code"].as_str().is_some_and(|c| c != "internal"),
-        Some(kind) => ["state", "event", "ack", "pong"].contains(&kind),
+        Some(kind) => ["state", "event", "ack", "pong", "presence"].contains(&kind),
         None => false,
     }
 }

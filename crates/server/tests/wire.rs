@@ -11,7 +11,9 @@ use serde_json::{json, Value};
 /// The room's stored events, from the start.
 async fn stored_events(client: &common::Client) -> Vec<Value> {
     let code = client.code.clone().unwrap();
-    let answer = client.get(&format!("/api/rooms/{code}/events?since=0")).await;
+    let answer = client
+        .get(&format!("/api/rooms/{code}/events?since=0"))
+        .await;
     answer.body["events"].as_array().unwrap().clone()
 }
 
@@ -66,7 +68,11 @@ async fn presence_is_broadcast_never_stored_and_costs_no_version() {
     let room = ana.room().await;
     assert_eq!(room["version"], version, "presence is no version");
     assert_eq!(room["seats"][1]["online"], false);
-    assert_eq!(stored_events(&ana).await, events, "presence is never stored");
+    assert_eq!(
+        stored_events(&ana).await,
+        events,
+        "presence is never stored"
+    );
     // After a restart every client comes back: still no version, no event.
     drop(ws_ana);
     let server = server.restart(|_| {}).await;
