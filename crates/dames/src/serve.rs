@@ -33,6 +33,10 @@ pub struct Args {
     /// How often the retention job runs.
     #[arg(long, default_value = "1h", value_parser = parse_duration)]
     pub sweep_every: Duration,
+    /// A room nobody uses (no connection, no request, no CPU turn) leaves memory after this
+    /// long; the next request loads it again from the database.
+    #[arg(long, default_value = "5m", value_parser = parse_duration)]
+    pub evict_after: Duration,
     /// Reviews, requests and "finished a game" records are deleted this long after they were written.
     #[arg(long, default_value = "730d", value_parser = parse_duration)]
     pub feedback_retention: Duration,
@@ -106,6 +110,7 @@ impl Args {
         config.retention.idle = self.idle_limit;
         config.retention.sweep_every = self.sweep_every;
         config.retention.feedback = self.feedback_retention;
+        config.commit.evict_after = self.evict_after;
         if let Some(subject) = self.push_subject.clone().or_else(|| {
             self.public_url
                 .clone()

@@ -21,6 +21,8 @@ pub struct Config {
     pub push: Push,
     /// Connections: proxies, timeouts and caps (crate::net).
     pub network: Network,
+    /// The commit path and the room cache (crate::rooms::commit, eviction of idle rooms).
+    pub commit: crate::rooms::CommitOptions,
 }
 
 /// The network edge (docs/security.md, "Limits").
@@ -95,6 +97,7 @@ impl Config {
             cpu_workers: 1,
             push: Push::default(),
             network: Network::default(),
+            commit: crate::rooms::CommitOptions::default(),
         }
     }
 }

@@ -49,7 +49,7 @@ impl AppState {
     /// # Errors
     /// If the store cannot be read.
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> Result<Self, AppError> {
-        let rooms = Rooms::new(store, config.cpu_workers);
+        let rooms = Rooms::with_options(store, config.cpu_workers, config.commit.clone());
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         Ok(Self {

@@ -69,14 +69,12 @@ enum Job {
     },
     /// The person of a seat left it (or was kicked): their subscription goes with them.
     Forget { code: String, seat: i64 },
-    /// The game of `code` ended: these seats are told, then the room's subscriptions deleted;
-    /// `clients` finished a game of kind `game`.
+    /// The game of `code` ended: these seats are told, then the room's subscriptions deleted
+    /// (who played it is recorded by the commit that finished it, `crate::rooms::commit`).
     Finished {
         code: String,
         seats: Vec<i64>,
         payload: Value,
-        game: &'static str,
-        clients: Vec<String>,
     },
 }
 
@@ -159,15 +157,13 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
             .find_map(|(_, e)| e.get("outcome").cloned())
             .unwrap_or(Value::Null);
         let mut seats = Vec::new();
-        let mut clients = Vec::new();
         for (n, seat) in room.seats.iter().enumerate() {
-            if let Occupant::Human { client, .. } = &seat.occupant {
+            if let Occupant::Human { .. } = &seat.occupant {
                 // Like a turn: live players with the page open see the end there.
                 let away = room.settings.rhythm == Rhythm::Turn || seat.connections == 0;
                 if Some(n as i64) != actor && away {
                     seats.push(n as i64);
                 }
-                clients.extend(client.clone());
             }
         }
         out.push(Job::Finished {
@@ -175,8 +171,6 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
             seats,
             payload: json!({"kind": "finished", "code": room.code, "game": game_name(room),
                             "url": url, "outcome": outcome}),
-            game: game_name(room),
-            clients,
         });
         return out;
     }
@@ -240,21 +234,7 @@ impl Worker {
                     code,
                     seats,
                     payload,
-                    game,
-                    clients,
                 } => {
-                    let store = this.store.clone();
-                    let now = now_ms();
-                    let recorded = blocking(move || {
-                        for client in &clients {
-                            store.record_played(client, game, now)?;
-                        }
-                        Ok(())
-                    })
-                    .await;
-                    if let Err(err) = recorded {
-                        tracing::error!("recording finished game of {code}: {err}");
-                    }
                     // Load the subscriptions before they are deleted, then send.
                     let mut subs = Vec::new();
                     for seat in seats {

@@ -1,12 +1,15 @@
 //! The live rooms: one [`RoomCell`] per room in memory (loaded from the store on first use or
-//! on start), every change serialised by the room's lock, committed to the store (off the async
-//! runtime) before the room is updated in memory and the change broadcast, and CPU turns
-//! scheduled on a bounded worker pool.
+//! on start, dropped when idle: `evict`), every change serialised by the room's lock, committed
+//! to the store by the group-commit writer (`commit`) before the room is updated in memory and
+//! the change broadcast, and CPU turns scheduled on a bounded worker pool.
+
+mod commit;
+mod evict;
 
 mod presence;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -18,9 +21,10 @@ use crate::error::AppError;
 use crate::game::MoveInput;
 use crate::protocol::LegalMove;
 use crate::room::{Change, Room};
-use crate::snapshot::action_rows;
-use crate::store::{Commit, EventRow, Store, StoreError};
+use crate::store::{Store, StoreError};
 use crate::token;
+
+pub use commit::{CommitOptions, CommitProbe, MAX_BATCH};
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
@@ -63,6 +67,8 @@ pub struct RoomCell {
     pub(crate) deleted: AtomicBool,
     /// Cancellation flag of the CPU turn being thought, and which turn it is.
     cpu: Mutex<Option<CpuTurn>>,
+    /// When the room was last asked for or changed (ms; eviction, `evict`).
+    used_at: AtomicI64,
 }
 
 #[derive(Debug)]
@@ -79,6 +85,7 @@ impl RoomCell {
             tx,
             deleted: AtomicBool::new(false),
             cpu: Mutex::new(None),
+            used_at: AtomicI64::new(now_ms()),
         })
     }
 
@@ -100,6 +107,12 @@ pub struct Rooms {
     closed: AtomicBool,
     /// Called after each committed change with its events (notifications, crate::push).
     observer: std::sync::OnceLock<Observer>,
+    /// The group-commit writer (`commit`).
+    writer: commit::Writer,
+    /// Eviction of idle rooms (`evict`).
+    evict_after: Duration,
+    /// Test hook (`commit`).
+    probe: Option<Arc<CommitProbe>>,
 }
 
 /// Sees every committed change: the room after it and its numbered events.
@@ -124,14 +137,31 @@ pub async fn blocking<T: Send + 'static>(
 impl Rooms {
     /// The rooms over `store`, with `cpu_workers` CPU players thinking at most at once.
     pub fn new(store: Arc<dyn Store>, cpu_workers: usize) -> Arc<Self> {
-        Arc::new(Self {
+        Self::with_options(store, cpu_workers, CommitOptions::default())
+    }
+
+    /// The rooms over `store` with these commit and cache options. Inside a Tokio runtime,
+    /// also starts the eviction of idle rooms.
+    pub fn with_options(
+        store: Arc<dyn Store>,
+        cpu_workers: usize,
+        options: CommitOptions,
+    ) -> Arc<Self> {
+        let rooms = Arc::new(Self {
+            writer: commit::Writer::start(store.clone(), options.probe.clone()),
+            evict_after: options.evict_after,
+            probe: options.probe,
             store,
             cells: Mutex::new(HashMap::new()),
             cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
             hint_times: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             observer: std::sync::OnceLock::new(),
-        })
+        });
+        if tokio::runtime::Handle::try_current().is_ok() {
+            evict::start(&rooms);
+        }
+        rooms
     }
 
     /// Sets the observer of committed changes (once; later calls are ignored).
@@ -180,6 +210,7 @@ impl Rooms {
     /// `unknown_room`, or `internal` if it cannot be loaded.
     pub async fn get(self: &Arc<Self>, code: &str) -> Result<Arc<RoomCell>, AppError> {
         if let Some(cell) = self.cells().get(code) {
+            cell.used_at.store(now_ms(), Ordering::Relaxed);
             return Ok(cell.clone());
         }
         let store = self.store.clone();
@@ -213,7 +244,7 @@ impl Rooms {
         let now = now_ms();
         let mut ch = Change::default();
         let (mut room, out) = make(code.clone(), &mut ch, now)?;
-        let events = self.persist(&mut room, ch, now).await?;
+        let events = self.persist(None, &mut room, ch, now).await?;
         let cell = RoomCell::new(room.clone());
         self.cells().insert(code, cell.clone());
         self.publish(&cell, events, room);
@@ -260,58 +291,12 @@ impl Rooms {
             *guard = next;
             return Ok(out);
         }
-        let events = self.persist(&mut next, ch, now).await?;
+        let events = self.persist(Some(&guard), &mut next, ch, now).await?;
+        cell.used_at.store(now, Ordering::Relaxed);
         *guard = next.clone();
         drop(guard);
         self.publish(cell, events, next);
         Ok(out)
-    }
-
-    /// Numbers the change's events and log entries and commits them with the room's rows.
-    async fn persist(
-        &self,
-        room: &mut Room,
-        ch: Change,
-        now: i64,
-    ) -> Result<Vec<(i64, Value)>, AppError> {
-        if ch.activity {
-            room.active_at = now;
-        }
-        let events: Vec<(i64, Value)> = ch
-            .events
-            .into_iter()
-            .map(|e| {
-                room.version += 1;
-                (room.version, e)
-            })
-            .collect();
-        let first_seq = room.play.as_ref().map_or(0, |p| p.log_len);
-        let actions = action_rows(room.game_no, first_seq, &ch.actions, now);
-        if let Some(play) = room.play.as_mut() {
-            play.log_len += actions.len() as i64;
-        }
-        let rows: Vec<EventRow> = events
-            .iter()
-            .map(|(v, e)| EventRow {
-                version: *v,
-                event: e.to_string(),
-                at: now,
-            })
-            .collect();
-        let (room_row, seat_rows) = (room.to_row(), room.seat_rows());
-        let game_row = ch.game.then(|| room.game_row(now));
-        let store = self.store.clone();
-        blocking(move || {
-            store.commit(&Commit {
-                room: &room_row,
-                seats: &seat_rows,
-                actions: &actions,
-                events: &rows,
-                game: game_row.as_ref(),
-            })
-        })
-        .await?;
-        Ok(events)
     }
 
     fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Value)>, room: Room) {

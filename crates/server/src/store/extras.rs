@@ -50,9 +50,8 @@ pub trait Extras {
     fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError>;
     /// Deletes every subscription of a room (its game ended).
     fn delete_push_room(&self, code: &str) -> Result<(), StoreError>;
-    /// Records that `client` held a seat in a finished game of kind `game`.
-    fn record_played(&self, client: &str, game: &str, now: i64) -> Result<(), StoreError>;
-    /// Whether `client` held a seat in a finished game of kind `game`.
+    /// Whether `client` held a seat in a finished game of kind `game` (the `played` rows are
+    /// written by the commit that finishes a game, `crate::rooms::commit`).
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError>;
     /// Adds a review or request; returns its id.
     fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError>;
@@ -85,7 +84,7 @@ fn feedback_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedbackRow> {
 impl Extras for SqliteStore {
     fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
         Ok(self
-            .conn()
+            .reader()
             .query_row(
                 "SELECT value FROM server_keys WHERE name = ?1",
                 [name],
@@ -119,7 +118,7 @@ impl Extras for SqliteStore {
 
     fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
         Ok(self
-            .conn()
+            .reader()
             .query_row(
                 "SELECT code, seat, endpoint, p256dh, auth FROM push_subscriptions
                  WHERE code = ?1 AND seat = ?2",
@@ -159,19 +158,10 @@ impl Extras for SqliteStore {
         Ok(())
     }
 
-    fn record_played(&self, client: &str, game: &str, now: i64) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO played (client, game, at) VALUES (?1, ?2, ?3)
-             ON CONFLICT (client, game) DO UPDATE SET at = ?3",
-            params![client, game, now],
-        )?;
-        Ok(())
-    }
-
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
         // The record, or a room still kept whose (first) game this browser finished.
         Ok(self
-            .conn()
+            .reader()
             .query_row(
                 "SELECT 1 FROM played WHERE client = ?1 AND game = ?2
                  UNION ALL
@@ -204,7 +194,7 @@ impl Extras for SqliteStore {
     }
 
     fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT id, kind, game, stars, body, name, status, client, created_at FROM feedback
              ORDER BY created_at DESC, id DESC LIMIT ?1",

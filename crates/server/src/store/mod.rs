@@ -1,6 +1,7 @@
 //! Persistence behind a narrow, synchronous interface ([`Store`]): the room layer calls it from
-//! blocking threads (`spawn_blocking`), never on the async runtime. SQLite today
-//! ([`SqliteStore`]); a PostgreSQL backend for several nodes would implement the same trait.
+//! blocking threads (`spawn_blocking`, and the writer thread of `crate::rooms::commit` for the
+//! changes of rooms), never on the async runtime. SQLite today ([`SqliteStore`]); a PostgreSQL
+//! backend for several nodes would implement the same trait.
 
 mod extras;
 mod sqlite;
@@ -87,16 +88,89 @@ pub struct GameRow {
     pub outcome: Option<String>,
 }
 
-/// One change of a room, written in one transaction.
-#[derive(Debug)]
-pub struct Commit<'a> {
-    pub room: &'a RoomRow,
-    pub seats: &'a [SeatRow],
-    pub actions: &'a [ActionRow],
-    pub events: &'a [EventRow],
+/// The `rooms` columns that play changes (everything but the code, the game kind, the settings,
+/// the start position and the creation time): what a move, a join or a resignation rewrites.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomState {
+    pub status: String,
+    pub version: i64,
+    pub game_no: i64,
+    pub first_seat: i64,
+    pub draw_offer: Option<i64>,
+    pub active_at: i64,
+    pub last_move_at: Option<i64>,
+    pub finished_at: Option<i64>,
+}
+
+impl RoomRow {
+    /// The columns of this row that play changes.
+    pub fn state(&self) -> RoomState {
+        RoomState {
+            status: self.status.clone(),
+            version: self.version,
+            game_no: self.game_no,
+            first_seat: self.first_seat,
+            draw_offer: self.draw_offer,
+            active_at: self.active_at,
+            last_move_at: self.last_move_at,
+            finished_at: self.finished_at,
+        }
+    }
+}
+
+/// What a change writes of the `rooms` row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RoomWrite {
+    /// The whole row, inserted or replaced: a new room, or one whose settings or start
+    /// position changed.
+    Row(RoomRow),
+    /// Only the columns that play changes (an `UPDATE` of an existing row).
+    State(RoomState),
+}
+
+/// A `played` row: a browser held a seat in a finished game of this kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedRow {
+    /// The browser's `dames_client`.
+    pub client: String,
+    /// `cc` or `draughts`.
+    pub game: String,
+    pub at: i64,
+}
+
+/// One change of a room: only what it changed. Committed atomically, with other rooms' changes
+/// in the same transaction (group commit, `crate::rooms::commit`).
+#[derive(Clone, Debug)]
+pub struct Commit {
+    /// The room's code.
+    pub code: String,
+    pub room: RoomWrite,
+    /// Every seat row of the room, when its seats changed (`None`: the seat rows stay).
+    pub seats: Option<Vec<SeatRow>>,
+    /// New game log entries.
+    pub actions: Vec<ActionRow>,
+    /// New events.
+    pub events: Vec<EventRow>,
     /// The current game's row when it started or ended with this change (its start time is
     /// kept from the first write).
-    pub game: Option<&'a GameRow>,
+    pub game: Option<GameRow>,
+    /// The browsers that held a seat in the game this change finished.
+    pub played: Vec<PlayedRow>,
+}
+
+impl Commit {
+    /// A change that writes the whole room row and every seat row (a new room; tests).
+    pub fn whole(room: RoomRow, seats: Vec<SeatRow>) -> Self {
+        Self {
+            code: room.code.clone(),
+            room: RoomWrite::Row(room),
+            seats: Some(seats),
+            actions: Vec::new(),
+            events: Vec::new(),
+            game: None,
+            played: Vec::new(),
+        }
+    }
 }
 
 /// A room as stored: enough to rebuild it.
@@ -139,8 +213,14 @@ pub struct ClientRoom {
 
 /// The storage interface.
 pub trait Store: Extras + Send + Sync + 'static {
+    /// Writes several changes (of different rooms, in this order) in one transaction,
+    /// atomically and durably: all of them are committed when this returns `Ok`, none when it
+    /// returns an error.
+    fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError>;
     /// Writes one change atomically and durably (committed when this returns `Ok`).
-    fn commit(&self, commit: &Commit<'_>) -> Result<(), StoreError>;
+    fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        self.commit_batch(std::slice::from_ref(commit))
+    }
     /// The room with this code, if any.
     fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
     /// Whether a room has this code.

@@ -1,15 +1,19 @@
-//! The SQLite [`Store`]: one connection behind a mutex, WAL journal, `synchronous=FULL` so that a
-//! committed change survives a power cut, migrations from `migrations/*.sql` tracked by
-//! `PRAGMA user_version`.
+//! The SQLite [`Store`]: WAL journal, `synchronous=FULL` so that a committed change survives a
+//! power cut, migrations from `migrations/*.sql` tracked by `PRAGMA user_version`.
+//!
+//! One write connection (behind a mutex; the changes of rooms reach it from one writer thread,
+//! `crate::rooms::commit`, many rooms per transaction) and a few read connections: with WAL,
+//! readers see the last committed state and neither wait for the writer nor block it.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
-use rusqlite::{params, Connection, OptionalExtension, Row};
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
 use super::{
-    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, GameRow, RoomRow, SeatRow, Store,
-    StoreError, StoredRoom,
+    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, GameRow, RoomRow, RoomWrite, SeatRow,
+    Store, StoreError, StoredRoom,
 };
 
 /// The migrations, in order; `user_version` is the number applied.
@@ -20,10 +24,16 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0004_games.sql"),
 ];
 
+/// Read connections beside the write connection.
+const READERS: usize = 3;
+
 /// SQLite storage in one file.
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Mutex<Connection>,
+    writer: Mutex<Connection>,
+    /// Empty for an in-memory database (one connection sees it): reads use the writer.
+    readers: Vec<Mutex<Connection>>,
+    next_reader: AtomicUsize,
 }
 
 impl SqliteStore {
@@ -40,13 +50,40 @@ impl SqliteStore {
         // Deleted rows are overwritten with zeros, not only unlinked (see `scrub`).
         conn.pragma_update(None, "secure_delete", "ON")?;
         migrate(&mut conn)?;
+        let in_memory = path.as_os_str().is_empty() || path == Path::new(":memory:");
+        let mut readers = Vec::new();
+        if !in_memory {
+            for _ in 0..READERS {
+                let reader = Connection::open(path)?;
+                reader.busy_timeout(std::time::Duration::from_secs(5))?;
+                reader.pragma_update(None, "query_only", "ON")?;
+                readers.push(Mutex::new(reader));
+            }
+        }
         Ok(Self {
-            conn: Mutex::new(conn),
+            writer: Mutex::new(conn),
+            readers,
+            next_reader: AtomicUsize::new(0),
         })
     }
 
-    pub(super) fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    /// The write connection.
+    pub(super) fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.writer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A read connection: a free one if there is one, else the next in turn.
+    pub(super) fn reader(&self) -> MutexGuard<'_, Connection> {
+        if self.readers.is_empty() {
+            return self.conn();
+        }
+        for reader in &self.readers {
+            if let Ok(conn) = reader.try_lock() {
+                return conn;
+            }
+        }
+        let n = self.next_reader.fetch_add(1, Ordering::Relaxed) % self.readers.len();
+        self.readers[n].lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -83,29 +120,53 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     })
 }
 
-fn save_room(tx: &rusqlite::Transaction<'_>, room: &RoomRow) -> rusqlite::Result<()> {
-    tx.execute(
-        &format!(
-            "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-             ON CONFLICT (code) DO UPDATE SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
-               first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12, start_fen = ?13"
-        ),
-        params![
-            room.code,
-            room.game,
-            room.settings,
-            room.status,
-            room.version,
-            room.game_no,
-            room.first_seat,
-            room.draw_offer,
-            room.created_at,
-            room.active_at,
-            room.last_move_at,
-            room.finished_at,
-            room.start_fen
-        ],
-    )?;
+fn save_room(tx: &rusqlite::Transaction<'_>, code: &str, room: &RoomWrite) -> rusqlite::Result<()> {
+    let room = match room {
+        RoomWrite::Row(room) => room,
+        RoomWrite::State(s) => {
+            let n = tx
+                .prepare_cached(
+                    "UPDATE rooms SET status = ?2, version = ?3, game_no = ?4, first_seat = ?5,
+                       draw_offer = ?6, active_at = ?7, last_move_at = ?8, finished_at = ?9
+                     WHERE code = ?1",
+                )?
+                .execute(params![
+                    code,
+                    s.status,
+                    s.version,
+                    s.game_no,
+                    s.first_seat,
+                    s.draw_offer,
+                    s.active_at,
+                    s.last_move_at,
+                    s.finished_at
+                ])?;
+            if n != 1 {
+                return Err(rusqlite::Error::QueryReturnedNoRows);
+            }
+            return Ok(());
+        }
+    };
+    tx.prepare_cached(&format!(
+        "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+         ON CONFLICT (code) DO UPDATE SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
+           first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12, start_fen = ?13"
+    ))?
+    .execute(params![
+        room.code,
+        room.game,
+        room.settings,
+        room.status,
+        room.version,
+        room.game_no,
+        room.first_seat,
+        room.draw_offer,
+        room.created_at,
+        room.active_at,
+        room.last_move_at,
+        room.finished_at,
+        room.start_fen
+    ])?;
     Ok(())
 }
 
@@ -142,24 +203,22 @@ const ACTIONS_OF_GAME: &str = "SELECT game_no, seq, seat, kind, data, client_id,
 
 /// Writes a game's row; a second write (its end) keeps the start time of the first.
 fn save_game(tx: &rusqlite::Transaction<'_>, code: &str, g: &GameRow) -> rusqlite::Result<()> {
-    tx.execute(
-        &format!(
-            "INSERT INTO games (code, {GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-             ON CONFLICT (code, game_no) DO UPDATE SET settings = ?3, seats = ?4, first_seat = ?5,
-               start_fen = ?6, started_at = COALESCE(started_at, ?7), finished_at = ?8, outcome = ?9"
-        ),
-        params![
-            code,
-            g.game_no,
-            g.settings,
-            g.seats,
-            g.first_seat,
-            g.start_fen,
-            g.started_at,
-            g.finished_at,
-            g.outcome
-        ],
-    )?;
+    tx.prepare_cached(&format!(
+        "INSERT INTO games (code, {GAME_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (code, game_no) DO UPDATE SET settings = ?3, seats = ?4, first_seat = ?5,
+           start_fen = ?6, started_at = COALESCE(started_at, ?7), finished_at = ?8, outcome = ?9"
+    ))?
+    .execute(params![
+        code,
+        g.game_no,
+        g.settings,
+        g.seats,
+        g.first_seat,
+        g.start_fen,
+        g.started_at,
+        g.finished_at,
+        g.outcome
+    ])?;
     Ok(())
 }
 
@@ -168,7 +227,8 @@ fn save_seats(
     code: &str,
     seats: &[SeatRow],
 ) -> rusqlite::Result<()> {
-    tx.execute("DELETE FROM seats WHERE code = ?1", [code])?;
+    tx.prepare_cached("DELETE FROM seats WHERE code = ?1")?
+        .execute([code])?;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -188,16 +248,13 @@ fn save_seats(
     Ok(())
 }
 
-fn save_log(
-    tx: &rusqlite::Transaction<'_>,
-    code: &str,
-    commit: &Commit<'_>,
-) -> rusqlite::Result<()> {
+fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
+    let code = &commit.code;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
-    for a in commit.actions {
+    for a in &commit.actions {
         stmt.execute(params![
             code,
             a.game_no,
@@ -211,28 +268,49 @@ fn save_log(
     }
     let mut stmt =
         tx.prepare_cached("INSERT INTO events (code, version, event, at) VALUES (?1, ?2, ?3, ?4)")?;
-    for e in commit.events {
+    for e in &commit.events {
         stmt.execute(params![code, e.version, e.event, e.at])?;
     }
     Ok(())
 }
 
+/// Writes one change inside the batch's transaction.
+fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> rusqlite::Result<()> {
+    save_room(tx, &c.code, &c.room)?;
+    if let Some(seats) = &c.seats {
+        save_seats(tx, &c.code, seats)?;
+    }
+    save_log(tx, c)?;
+    if let Some(game) = &c.game {
+        save_game(tx, &c.code, game)?;
+    }
+    if !c.played.is_empty() {
+        let mut stmt = tx.prepare_cached(
+            "INSERT INTO played (client, game, at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (client, game) DO UPDATE SET at = ?3",
+        )?;
+        for p in &c.played {
+            stmt.execute(params![p.client, p.game, p.at])?;
+        }
+    }
+    Ok(())
+}
+
 impl Store for SqliteStore {
-    fn commit(&self, commit: &Commit<'_>) -> Result<(), StoreError> {
+    fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError> {
         let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        save_room(&tx, commit.room)?;
-        save_seats(&tx, &commit.room.code, commit.seats)?;
-        save_log(&tx, &commit.room.code, commit)?;
-        if let Some(game) = commit.game {
-            save_game(&tx, &commit.room.code, game)?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for c in commits {
+            save_change(&tx, c).map_err(|e| StoreError(format!("room {}: {e}", c.code)))?;
         }
         tx.commit()?;
         Ok(())
     }
 
     fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
-        let conn = self.conn();
+        let mut conn = self.reader();
+        // One read transaction: the rows come from one committed state.
+        let conn = conn.transaction()?;
         let room = conn
             .query_row(
                 &format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = ?1"),
@@ -277,14 +355,14 @@ impl Store for SqliteStore {
 
     fn exists(&self, code: &str) -> Result<bool, StoreError> {
         let found = self
-            .conn()
+            .reader()
             .query_row("SELECT 1 FROM rooms WHERE code = ?1", [code], |_| Ok(()))
             .optional()?;
         Ok(found.is_some())
     }
 
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached("SELECT code FROM rooms WHERE status <> 'finished'")?;
         let codes = stmt
             .query_map([], |r| r.get(0))?
@@ -298,7 +376,7 @@ impl Store for SqliteStore {
         since: i64,
         up_to: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT version, event, at FROM events WHERE code = ?1 AND version > ?2 AND version <= ?3
              ORDER BY version",
@@ -316,7 +394,7 @@ impl Store for SqliteStore {
     }
 
     fn due(&self, c: Cutoffs) -> Result<Due, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let codes = |sql: &str, at: i64| -> Result<Vec<String>, StoreError> {
             let mut stmt = conn.prepare_cached(sql)?;
             let rows = stmt
@@ -358,7 +436,7 @@ impl Store for SqliteStore {
     }
 
     fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT s.code, s.seat, r.game, r.status, r.active_at FROM seats s JOIN rooms r ON r.code = s.code
              WHERE s.client = ?1 ORDER BY r.active_at DESC LIMIT 50",
@@ -378,7 +456,7 @@ impl Store for SqliteStore {
     }
 
     fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 ORDER BY game_no"
         ))?;
@@ -393,8 +471,9 @@ impl Store for SqliteStore {
         code: &str,
         game_no: i64,
     ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
-        // One connection under its lock: the row and the log are read from the same state.
-        let conn = self.conn();
+        // One read transaction: the row and the log come from one committed state.
+        let mut conn = self.reader();
+        let conn = conn.transaction()?;
         let game = conn
             .query_row(
                 &format!("SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 AND game_no = ?2"),
@@ -450,6 +529,21 @@ mod tests {
         }
     }
 
+    fn change(
+        r: &RoomRow,
+        seats: &[SeatRow],
+        actions: &[ActionRow],
+        events: &[EventRow],
+        game: Option<&GameRow>,
+    ) -> Commit {
+        Commit {
+            actions: actions.to_vec(),
+            events: events.to_vec(),
+            game: game.cloned(),
+            ..Commit::whole(r.clone(), seats.to_vec())
+        }
+    }
+
     fn seat(n: i64) -> SeatRow {
         SeatRow {
             seat: n,
@@ -484,13 +578,7 @@ mod tests {
                 at: 10,
             };
             store
-                .commit(&Commit {
-                    room: &r,
-                    seats: &[seat(0), seat(1)],
-                    actions: &[action],
-                    events: &[event],
-                    game: None,
-                })
+                .commit(&change(&r, &[seat(0), seat(1)], &[action], &[event], None))
                 .unwrap();
         }
         let store = SqliteStore::open(&path).unwrap();
@@ -518,24 +606,8 @@ mod tests {
             client_id: Some("same".into()),
             at: 10,
         };
-        store
-            .commit(&Commit {
-                room: &r,
-                seats: &[],
-                actions: &[a(0)],
-                events: &[],
-                game: None,
-            })
-            .unwrap();
-        assert!(store
-            .commit(&Commit {
-                room: &r,
-                seats: &[],
-                actions: &[a(1)],
-                events: &[],
-                game: None,
-            })
-            .is_err());
+        store.commit(&change(&r, &[], &[a(0)], &[], None)).unwrap();
+        assert!(store.commit(&change(&r, &[], &[a(1)], &[], None)).is_err());
         // The failed transaction left nothing behind.
         assert_eq!(store.load("BBBBBB").unwrap().unwrap().actions.len(), 1);
     }
@@ -557,13 +629,13 @@ mod tests {
                 at,
             };
             store
-                .commit(&Commit {
-                    room: &room(code, status, at),
-                    seats: &[seat(0)],
-                    actions: &[],
-                    events: &[e],
-                    game: None,
-                })
+                .commit(&change(
+                    &room(code, status, at),
+                    &[seat(0)],
+                    &[],
+                    &[e],
+                    None,
+                ))
                 .unwrap();
         }
         let due = store
@@ -644,13 +716,7 @@ mod tests {
         };
         let commit = |r: &RoomRow, g: &GameRow, actions: &[ActionRow]| {
             store
-                .commit(&Commit {
-                    room: r,
-                    seats: &[],
-                    actions,
-                    events: &[],
-                    game: Some(g),
-                })
+                .commit(&change(r, &[], actions, &[], Some(g)))
                 .unwrap();
         };
         let resign = |game_no, at| ActionRow {

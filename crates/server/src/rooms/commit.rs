@@ -1,0 +1,321 @@
+//! The commit path: what a change of a room writes (only what it changed), and the writer that
+//! commits the changes of many rooms in one transaction per fsync (group commit).
+//!
+//! A change is sent to the writer, a dedicated thread that is the only one to commit room
+//! changes: it takes every change waiting (up to [`MAX_BATCH`]) and commits them in one
+//! transaction, so that one fsync makes many moves durable; then it answers each caller on its
+//! own channel. The caller holds its room's lock while it waits, so a room has at most one
+//! change in the writer at a time and its changes are committed in the order they were made;
+//! the writer keeps the order in which changes arrived. Only once its change is committed does
+//! the caller update the room in memory, answer and broadcast ("ack after commit").
+//!
+//! A batch that fails is retried change by change (each in its own transaction), so that one bad
+//! change (a broken invariant, a full disk at that moment) fails alone with `internal` and the
+//! others are committed; a failed change leaves its room unchanged in memory.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use crate::error::AppError;
+use crate::room::{Change, Occupant, Room, Status};
+use crate::snapshot::action_rows;
+use crate::store::{Commit, EventRow, PlayedRow, RoomState, RoomWrite, Store, StoreError};
+
+use super::Rooms;
+
+/// Changes committed in one transaction at most.
+pub const MAX_BATCH: usize = 512;
+
+/// Options of the commit path and of the room cache.
+#[derive(Clone, Debug)]
+pub struct CommitOptions {
+    /// A room nobody uses (no connection, no CPU turn, no request) for this long leaves memory;
+    /// the next request loads it again (`--evict-after`, 5 min).
+    pub evict_after: Duration,
+    /// Test hook: holds the writer and counts its transactions.
+    pub probe: Option<Arc<CommitProbe>>,
+}
+
+impl Default for CommitOptions {
+    fn default() -> Self {
+        Self {
+            evict_after: Duration::from_secs(300),
+            probe: None,
+        }
+    }
+}
+
+/// What tests see of the writer (and of eviction), and a gate they can close to hold the writer:
+/// while paused, it commits nothing (and so no change is acknowledged or broadcast).
+#[derive(Debug, Default)]
+pub struct CommitProbe {
+    paused: Mutex<bool>,
+    resumed: Condvar,
+    /// Changes sent to the writer and not answered yet.
+    pending: AtomicU64,
+    batches: AtomicU64,
+    changes: AtomicU64,
+    largest: AtomicU64,
+    evicted: AtomicU64,
+}
+
+impl CommitProbe {
+    /// Holds the writer before its next transaction.
+    pub fn pause(&self) {
+        *self.paused.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    }
+
+    /// Lets the writer go on.
+    pub fn resume(&self) {
+        *self.paused.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.resumed.notify_all();
+    }
+
+    /// Changes waiting for the writer (sent, not yet answered).
+    pub fn pending(&self) -> u64 {
+        self.pending.load(Ordering::SeqCst)
+    }
+
+    /// Transactions committed (or tried) by the writer.
+    pub fn batches(&self) -> u64 {
+        self.batches.load(Ordering::SeqCst)
+    }
+
+    /// Changes committed (or tried) by the writer.
+    pub fn changes(&self) -> u64 {
+        self.changes.load(Ordering::SeqCst)
+    }
+
+    /// The most changes committed in one transaction.
+    pub fn largest_batch(&self) -> u64 {
+        self.largest.load(Ordering::SeqCst)
+    }
+
+    /// Rooms that left memory (`evict`).
+    pub fn evicted(&self) -> u64 {
+        self.evicted.load(Ordering::SeqCst)
+    }
+
+    pub(super) fn count_evicted(&self, n: usize) {
+        self.evicted.fetch_add(n as u64, Ordering::SeqCst);
+    }
+
+    fn wait_open(&self) {
+        let mut paused = self.paused.lock().unwrap_or_else(|e| e.into_inner());
+        while *paused {
+            paused = self.resumed.wait(paused).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// A change waiting for the writer, with where to answer.
+struct Job {
+    commit: Commit,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The sending end of the writer thread (which ends when this is dropped).
+#[derive(Debug)]
+pub(super) struct Writer {
+    jobs: mpsc::Sender<Job>,
+    probe: Option<Arc<CommitProbe>>,
+}
+
+impl Writer {
+    /// Starts the writer thread over `store`.
+    pub(super) fn start(store: Arc<dyn Store>, probe: Option<Arc<CommitProbe>>) -> Self {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let thread_probe = probe.clone();
+        std::thread::Builder::new()
+            .name("dames-writer".into())
+            .spawn(move || write_loop(&*store, &queue, thread_probe.as_deref()))
+            .expect("the writer thread starts");
+        Self { jobs, probe }
+    }
+
+    /// Commits `commit` with whatever else is waiting; `Ok` once it is durable.
+    pub(super) async fn commit(&self, commit: Commit) -> Result<(), AppError> {
+        let (done, answer) = oneshot::channel();
+        if let Some(probe) = &self.probe {
+            probe.pending.fetch_add(1, Ordering::SeqCst);
+        }
+        let sent = self.jobs.send(Job { commit, done });
+        let result = match sent {
+            Ok(()) => match answer.await {
+                Ok(result) => result.map_err(AppError::from),
+                Err(err) => Err(AppError::internal("the writer stopped", err)),
+            },
+            Err(err) => Err(AppError::internal("the writer stopped", err)),
+        };
+        if let Some(probe) = &self.probe {
+            probe.pending.fetch_sub(1, Ordering::SeqCst);
+        }
+        result
+    }
+}
+
+/// The writer thread: one transaction for everything waiting, then the answers.
+fn write_loop(store: &dyn Store, queue: &mpsc::Receiver<Job>, probe: Option<&CommitProbe>) {
+    let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
+    let mut commits: Vec<Commit> = Vec::with_capacity(MAX_BATCH);
+    while let Ok(first) = queue.recv() {
+        if let Some(probe) = probe {
+            probe.wait_open();
+        }
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let mut dones = Vec::with_capacity(batch.len());
+        for job in batch.drain(..) {
+            commits.push(job.commit);
+            dones.push(job.done);
+        }
+        if let Some(probe) = probe {
+            probe.batches.fetch_add(1, Ordering::SeqCst);
+            probe
+                .changes
+                .fetch_add(commits.len() as u64, Ordering::SeqCst);
+            probe
+                .largest
+                .fetch_max(commits.len() as u64, Ordering::SeqCst);
+        }
+        match store.commit_batch(&commits) {
+            Ok(()) => {
+                for done in dones {
+                    // A caller that went away (its request was dropped) needs no answer.
+                    let _ = done.send(Ok(()));
+                }
+            }
+            Err(err) if commits.len() == 1 => {
+                let _ = dones.pop().map(|done| done.send(Err(err)));
+            }
+            Err(err) => {
+                tracing::warn!(
+                    "a batch of {} changes failed ({err}); committing them one by one",
+                    commits.len()
+                );
+                for (commit, done) in commits.iter().zip(dones) {
+                    let _ = done.send(store.commit(commit));
+                }
+            }
+        }
+        commits.clear();
+    }
+}
+
+/// The `rooms` columns of `room` that play changes.
+fn room_state(room: &Room) -> RoomState {
+    RoomState {
+        status: room.status.as_str().into(),
+        version: room.version,
+        game_no: room.game_no,
+        first_seat: room.first_seat as i64,
+        draw_offer: room
+            .play
+            .as_ref()
+            .and_then(|p| p.draw_offer)
+            .map(|s| s as i64),
+        active_at: room.active_at,
+        last_move_at: room.last_move_at,
+        finished_at: room.finished_at,
+    }
+}
+
+/// Whether the stored part of the seats (who sits where, readiness) differs: connections are
+/// memory only.
+fn seats_changed(before: &Room, after: &Room) -> bool {
+    before.seats.len() != after.seats.len()
+        || before
+            .seats
+            .iter()
+            .zip(&after.seats)
+            .any(|(a, b)| a.occupant != b.occupant || a.ready != b.ready)
+}
+
+/// The `played` rows of a change that finished the game: every browser seated in it.
+fn played_rows(room: &Room, now: i64) -> Vec<PlayedRow> {
+    room.seats
+        .iter()
+        .filter_map(|seat| match &seat.occupant {
+            Occupant::Human {
+                client: Some(client),
+                ..
+            } => Some(PlayedRow {
+                client: client.clone(),
+                game: room.kind.as_str().into(),
+                at: now,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Rooms {
+    /// Numbers the change's events and log entries and commits what changed between `before`
+    /// (`None`: a new room) and `room` through the writer.
+    pub(super) async fn persist(
+        &self,
+        before: Option<&Room>,
+        room: &mut Room,
+        ch: Change,
+        now: i64,
+    ) -> Result<Vec<(i64, Value)>, AppError> {
+        if ch.activity {
+            room.active_at = now;
+        }
+        let events: Vec<(i64, Value)> = ch
+            .events
+            .into_iter()
+            .map(|e| {
+                room.version += 1;
+                (room.version, e)
+            })
+            .collect();
+        let first_seq = room.play.as_ref().map_or(0, |p| p.log_len);
+        let actions = action_rows(room.game_no, first_seq, &ch.actions, now);
+        if let Some(play) = room.play.as_mut() {
+            play.log_len += actions.len() as i64;
+        }
+        let event_rows: Vec<EventRow> = events
+            .iter()
+            .map(|(v, e)| EventRow {
+                version: *v,
+                event: e.to_string(),
+                at: now,
+            })
+            .collect();
+        let whole_row = before.is_none_or(|b| b.settings != room.settings || b.start != room.start);
+        let finished = ch.game
+            && room.status == Status::Finished
+            && before.is_none_or(|b| b.status != Status::Finished);
+        let commit = Commit {
+            code: room.code.clone(),
+            room: if whole_row {
+                RoomWrite::Row(room.to_row())
+            } else {
+                RoomWrite::State(room_state(room))
+            },
+            seats: before
+                .is_none_or(|b| seats_changed(b, room))
+                .then(|| room.seat_rows()),
+            actions,
+            events: event_rows,
+            game: ch.game.then(|| room.game_row(now)),
+            played: if finished {
+                played_rows(room, now)
+            } else {
+                Vec::new()
+            },
+        };
+        self.writer.commit(commit).await?;
+        Ok(events)
+    }
+}
