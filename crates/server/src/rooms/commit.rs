@@ -319,3 +319,118 @@ impl Rooms {
         Ok(events)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{ActionRow, RoomRow, SqliteStore};
+
+    fn room(code: &str) -> RoomRow {
+        RoomRow {
+            code: code.into(),
+            game: "draughts".into(),
+            settings: "{}".into(),
+            status: "playing".into(),
+            version: 0,
+            game_no: 1,
+            first_seat: 0,
+            draw_offer: None,
+            created_at: 1,
+            active_at: 1,
+            last_move_at: Some(1),
+            finished_at: None,
+            start_fen: None,
+        }
+    }
+
+    /// A move of room `code`: its log entry with the client's move id, and the room's version.
+    fn a_move(code: &str, seq: i64, client_id: &str) -> Commit {
+        Commit {
+            code: code.into(),
+            room: RoomWrite::State(
+                RoomRow {
+                    version: seq + 1,
+                    ..room(code)
+                }
+                .state(),
+            ),
+            seats: None,
+            actions: vec![ActionRow {
+                game_no: 1,
+                seq,
+                seat: Some(0),
+                kind: "move".into(),
+                data: Some("{}".into()),
+                client_id: Some(client_id.into()),
+                at: 2,
+            }],
+            events: Vec::new(),
+            game: None,
+            played: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn changes_waiting_together_share_a_transaction_and_a_bad_one_fails_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
+        for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
+            store
+                .commit(&Commit::whole(room(code), Vec::new()))
+                .unwrap();
+        }
+        let probe = Arc::new(CommitProbe::default());
+        let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
+
+        // Held: three moves wait; A's second repeats its first's move id (the unique index
+        // refuses it).
+        probe.pause();
+        let send = |c: Commit| {
+            let writer = writer.clone();
+            tokio::spawn(async move { writer.commit(c).await })
+        };
+        let a = send(a_move("AAAAAA", 0, "same"));
+        while probe.pending() < 1 {
+            tokio::task::yield_now().await;
+        }
+        let b = send(a_move("AAAAAA", 1, "same"));
+        let c = send(a_move("CCCCCC", 0, "c1"));
+        while probe.pending() < 3 {
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(probe.batches(), 0);
+        probe.resume();
+        let (a, b, c) = (a.await.unwrap(), b.await.unwrap(), c.await.unwrap());
+        assert!(a.is_ok() && c.is_ok(), "{a:?} {c:?}");
+        assert!(matches!(b, Err(AppError::Internal)), "{b:?}");
+        // One transaction was tried for the three, then each alone.
+        assert_eq!((probe.batches(), probe.largest_batch()), (1, 3));
+        let a = store.load("AAAAAA").unwrap().unwrap();
+        assert_eq!((a.room.version, a.actions.len()), (1, 1));
+        let c = store.load("CCCCCC").unwrap().unwrap();
+        assert_eq!((c.room.version, c.actions.len()), (1, 1));
+
+        // Many changes of two rooms, sent in order: fewer transactions than changes, and the
+        // last version written is the last sent (arrival order kept).
+        probe.pause();
+        let mut tasks = Vec::new();
+        for seq in 1..=20 {
+            for code in ["BBBBBB", "CCCCCC"] {
+                let c = a_move(code, seq, &format!("{code}-{seq}"));
+                tasks.push(send(c));
+            }
+        }
+        while probe.pending() < 40 {
+            tokio::task::yield_now().await;
+        }
+        probe.resume();
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        assert!(probe.largest_batch() >= 40, "{}", probe.largest_batch());
+        for code in ["BBBBBB", "CCCCCC"] {
+            let stored = store.load(code).unwrap().unwrap();
+            assert_eq!(stored.room.version, 21, "{code}");
+        }
+    }
+}
