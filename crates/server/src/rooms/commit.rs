@@ -323,7 +323,8 @@ impl Rooms {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{ActionRow, RoomRow, SqliteStore};
+    use crate::rooms::tests::{human, new_room};
+    use crate::store::{ActionRow, MemoryStore, RoomRow, SqliteStore};
 
     fn room(code: &str) -> RoomRow {
         RoomRow {
@@ -368,6 +369,35 @@ mod tests {
             game: None,
             played: Vec::new(),
         }
+    }
+
+    #[tokio::test]
+    async fn a_change_whose_commit_fails_leaves_the_room_as_it_was() {
+        let store = Arc::new(MemoryStore::default());
+        let rooms = Rooms::new(store.clone(), 1);
+        let (cell, ()) = rooms.create(new_room).await.unwrap();
+        let code = cell.room.lock().await.code.clone();
+        store.fail_next(1);
+        let failed = rooms
+            .mutate(&cell, |room, ch, _| room.join(None, human("Bo"), ch))
+            .await;
+        assert!(matches!(failed, Err(AppError::Internal)), "{failed:?}");
+        {
+            let room = cell.room.lock().await;
+            assert_eq!(room.version, 1);
+            assert_eq!(room.seat_of_token("Bo"), None);
+        }
+        // The same change again, the disk back: committed, then applied.
+        let seat = rooms
+            .mutate(&cell, |room, ch, _| room.join(None, human("Bo"), ch))
+            .await
+            .unwrap();
+        assert_eq!(seat, 1);
+        assert_eq!(cell.room.lock().await.version, 2);
+        let stored = store.load(&code).unwrap().unwrap();
+        assert_eq!(stored.room.version, 2);
+        assert_eq!(stored.seats[1].name.as_deref(), Some("Bo"));
+        assert_eq!(store.events_since(&code, 0, 10).unwrap().len(), 2);
     }
 
     #[tokio::test]

@@ -60,3 +60,53 @@ impl Rooms {
         self.cells().len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::rooms::tests::{human, new_room};
+    use crate::rooms::CommitOptions;
+    use crate::store::{MemoryStore, Store};
+
+    #[tokio::test]
+    async fn an_idle_room_nothing_holds_leaves_memory_and_comes_back_as_it_was() {
+        let store = Arc::new(MemoryStore::default());
+        let options = CommitOptions {
+            evict_after: Duration::from_secs(3600),
+            probe: None,
+        };
+        let rooms = Rooms::with_options(store.clone(), 1, options);
+        let (cell, ()) = rooms.create(new_room).await.unwrap();
+        let code = cell.room.lock().await.code.clone();
+        rooms
+            .mutate(&cell, |room, ch, _| {
+                room.join(None, human("Bo"), ch).map(drop)
+            })
+            .await
+            .unwrap();
+        let later = now_ms() + 2 * 3600 * 1000;
+        // Not idle yet; then idle but held (a connection, a request in progress).
+        assert_eq!(rooms.evict_idle(now_ms()), 0);
+        assert_eq!(rooms.evict_idle(later), 0);
+        drop(cell);
+        assert_eq!(rooms.evict_idle(later), 1);
+        assert_eq!(rooms.in_memory(), 0);
+
+        let batches = store.batches();
+        let cell = rooms.get(&code).await.unwrap();
+        {
+            let room = cell.room.lock().await;
+            assert_eq!(room.version, 2);
+            assert_eq!(room.seat_of_token("Bo"), Some(1));
+        }
+        assert_eq!(store.batches(), batches, "loading writes nothing");
+        rooms
+            .mutate(&cell, |room, ch, _| room.leave(1, ch))
+            .await
+            .unwrap();
+        assert_eq!(cell.room.lock().await.version, 3);
+        assert_eq!(store.load(&code).unwrap().unwrap().room.version, 3);
+    }
+}

@@ -529,3 +529,28 @@ fn seed(code: &str, key: (i64, i64)) -> u64 {
     }
     h
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::game::GameKind;
+    use crate::room::{Occupant, Settings, SettingsInput};
+
+    /// A person named `name` whose seat token is their name.
+    pub fn human(name: &str) -> Occupant {
+        Occupant::Human {
+            name: name.into(),
+            token_hash: crate::token::hash_token(name),
+            client: Some(format!("client-{name}")),
+        }
+    }
+
+    /// What `Rooms::create` makes: a draughts room with Ana on seat 0.
+    pub fn new_room(code: String, ch: &mut Change, now: i64) -> Result<(Room, ()), AppError> {
+        let (settings, seats) = Settings::new(GameKind::Draughts, &SettingsInput::default())?;
+        let room = Room::new(code, GameKind::Draughts, settings, seats, human("Ana"), now);
+        ch.events
+            .push(serde_json::json!({"kind": "joined", "seat": 0, "name": "Ana"}));
+        Ok((room, ()))
+    }
+}

@@ -4,9 +4,13 @@
 //! backend for several nodes would implement the same trait.
 
 mod extras;
+#[cfg(test)]
+mod memory;
 mod sqlite;
 
 pub use extras::{Extras, FeedbackRow, PushSub};
+#[cfg(test)]
+pub use memory::MemoryStore;
 pub use sqlite::SqliteStore;
 
 /// A storage failure; logged and answered as `internal`.
