@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use time::Clock;
+pub use time::{with_checkpoint, Clock};
 
 /// How strong a CPU player is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

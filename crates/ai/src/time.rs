@@ -1,5 +1,7 @@
-//! The search clock: a deadline, a node cap and the cancel flag, polled every few nodes.
+//! The search clock: a deadline, a node cap and the cancel flag, polled every few nodes; and the
+//! checkpoint a scheduler may install on a thread to take turns with other searches.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,6 +55,11 @@ impl Clock {
     }
 
     fn poll(&mut self) {
+        CHECKPOINT.with(|c| {
+            if let Some(checkpoint) = c.borrow_mut().as_mut() {
+                checkpoint();
+            }
+        });
         if self.nodes >= self.node_limit
             || self.cancel.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -76,4 +83,27 @@ impl Clock {
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
+}
+
+thread_local! {
+    /// What every clock of this thread calls at each poll (see [`with_checkpoint`]).
+    static CHECKPOINT: RefCell<Option<Box<dyn FnMut()>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` (a search) with `checkpoint` called at every poll of its clocks (every 128 nodes and
+/// between iterations), on this thread. The checkpoint may block: the search then pauses, its
+/// deadline still running; this is how a scheduler lets several searches take turns on fewer
+/// cores (the game server's CPU players). Nested calls are not supported: the inner one
+/// replaces the outer one's checkpoint until it returns.
+pub fn with_checkpoint<R>(checkpoint: impl FnMut() + 'static, f: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let old = CHECKPOINT.with(|c| c.borrow_mut().take());
+            drop(old);
+        }
+    }
+    CHECKPOINT.with(|c| *c.borrow_mut() = Some(Box::new(checkpoint)));
+    let _reset = Reset;
+    f()
 }

@@ -72,9 +72,10 @@ pub struct Args {
     /// Turn off the rate limits (local load tests only).
     #[arg(long)]
     pub no_rate_limits: bool,
-    /// CPU players thinking at the same time.
-    #[arg(long, default_value_t = 1)]
-    pub cpu_workers: usize,
+    /// CPU searches computing at the same time (the others take turns with them in slices);
+    /// default: the cores available but one, at least one.
+    #[arg(long)]
+    pub cpu_workers: Option<usize>,
     /// Log level: error, warn, info, debug or trace (logs go to stderr).
     #[arg(long, default_value = "info", env = "DAMES_LOG")]
     pub log: tracing::Level,
@@ -129,7 +130,9 @@ impl Args {
         config.network.max_connections_per_ip = self.max_connections_per_ip.max(1);
         config.network.max_websockets_per_ip = self.max_websockets_per_ip.max(1);
         config.limits.enabled = !self.no_rate_limits;
-        config.cpu_workers = self.cpu_workers.clamp(1, 8);
+        if let Some(workers) = self.cpu_workers {
+            config.cpu_workers = workers.clamp(1, 64);
+        }
         config
     }
 }
@@ -221,6 +224,12 @@ mod tests {
         assert_eq!(net.max_websockets_per_ip, 20);
         assert_eq!(net.max_connections_per_ip, 256);
         assert_eq!(config.push.allowed_hosts, ["known"]);
+        assert_eq!(
+            config.cpu_workers,
+            dames_server::rooms::scheduler::default_workers()
+        );
+        let two = Args::try_parse_from(["serve", "--cpu-workers", "2"]).unwrap();
+        assert_eq!(two.config().cpu_workers, 2);
         assert!(Args::try_parse_from(["serve", "--trusted-proxy", "10.0.0.0/99"]).is_err());
     }
 

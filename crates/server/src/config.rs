@@ -15,7 +15,8 @@ pub struct Config {
     pub retention: Retention,
     /// Rate limits (in memory).
     pub limits: Limits,
-    /// Number of CPU players that may think at the same time.
+    /// CPU searches (CPU turns and hints) computing at the same time; the others wait for a
+    /// slice (crate::rooms::scheduler). Default: the cores available but one, at least one.
     pub cpu_workers: usize,
     /// Web Push delivery (crate::push).
     pub push: Push,
@@ -94,7 +95,7 @@ impl Config {
             public_url: None,
             retention: Retention::default(),
             limits: Limits::default(),
-            cpu_workers: 1,
+            cpu_workers: crate::rooms::scheduler::default_workers(),
             push: Push::default(),
             network: Network::default(),
             commit: crate::rooms::CommitOptions::default(),

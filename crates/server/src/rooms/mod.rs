@@ -1,25 +1,26 @@
 //! The live rooms: one [`RoomCell`] per room in memory (loaded from the store on first use or
 //! on start, dropped when idle: `evict`), every change serialised by the room's lock, committed
 //! to the store by the group-commit writer (`commit`) before the room is updated in memory and
-//! the change broadcast, and CPU turns scheduled on a bounded worker pool.
+//! the change broadcast, and CPU turns scheduled on a bounded worker pool (the CPU players in
+//! [`cpu`], their pool in [`scheduler`]).
 
 mod commit;
+mod cpu;
 mod evict;
+pub mod scheduler;
 
 mod presence;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
-use tokio::sync::{broadcast, Semaphore};
+use tokio::sync::broadcast;
 
 use crate::error::AppError;
-use crate::game::MoveInput;
-use crate::protocol::LegalMove;
 use crate::room::{Change, Room};
 use crate::store::{Store, StoreError};
 use crate::token;
@@ -66,15 +67,9 @@ pub struct RoomCell {
     pub tx: broadcast::Sender<Arc<Update>>,
     pub(crate) deleted: AtomicBool,
     /// Cancellation flag of the CPU turn being thought, and which turn it is.
-    cpu: Mutex<Option<CpuTurn>>,
+    cpu: Mutex<Option<cpu::CpuTurn>>,
     /// When the room was last asked for or changed (ms; eviction, `evict`).
     used_at: AtomicI64,
-}
-
-#[derive(Debug)]
-struct CpuTurn {
-    key: (i64, i64),
-    cancel: Arc<AtomicBool>,
 }
 
 impl RoomCell {
@@ -100,9 +95,10 @@ impl RoomCell {
 pub struct Rooms {
     store: Arc<dyn Store>,
     cells: Mutex<HashMap<String, Arc<RoomCell>>>,
-    cpu_permits: Arc<Semaphore>,
+    /// The CPU players' pool (CPU turns and hints).
+    scheduler: Arc<scheduler::Scheduler>,
     /// When each (room code, seat) last asked for a hint (rate limit; pruned as it grows).
-    hint_times: Mutex<HashMap<(String, usize), Instant>>,
+    hint_times: Mutex<HashMap<(String, usize), std::time::Instant>>,
     /// Set on shutdown: no change is committed any more, CPU players stop.
     closed: AtomicBool,
     /// Called after each committed change with its events (notifications, crate::push).
@@ -135,7 +131,7 @@ pub async fn blocking<T: Send + 'static>(
 }
 
 impl Rooms {
-    /// The rooms over `store`, with `cpu_workers` CPU players thinking at most at once.
+    /// The rooms over `store`, with `cpu_workers` CPU searches computing at most at once.
     pub fn new(store: Arc<dyn Store>, cpu_workers: usize) -> Arc<Self> {
         Self::with_options(store, cpu_workers, CommitOptions::default())
     }
@@ -153,7 +149,7 @@ impl Rooms {
             probe: options.probe,
             store,
             cells: Mutex::new(HashMap::new()),
-            cpu_permits: Arc::new(Semaphore::new(cpu_workers.max(1))),
+            scheduler: scheduler::Scheduler::new(cpu_workers),
             hint_times: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             observer: std::sync::OnceLock::new(),
@@ -330,204 +326,6 @@ impl Rooms {
         let _ = cell.tx.send(Arc::new(Update::Deleted));
         Ok(())
     }
-
-    /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
-    fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
-        let cpu = room
-            .cpu_to_move()
-            .filter(|_| !self.closed.load(Ordering::SeqCst));
-        let Some((seat, level)) = cpu else {
-            cell.cancel_cpu();
-            return;
-        };
-        let key = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
-        let cancel = {
-            let mut cpu = cell.cpu.lock().unwrap_or_else(|e| e.into_inner());
-            if cpu.as_ref().is_some_and(|t| t.key == key) {
-                return;
-            }
-            if let Some(old) = cpu.take() {
-                old.cancel.store(true, Ordering::Relaxed);
-            }
-            let cancel = Arc::new(AtomicBool::new(false));
-            *cpu = Some(CpuTurn {
-                key,
-                cancel: cancel.clone(),
-            });
-            cancel
-        };
-        let job = CpuJob {
-            rooms: self.clone(),
-            cell: cell.clone(),
-            room: room.clone(),
-            seat,
-            level,
-            key,
-            cancel,
-        };
-        tokio::spawn(job.run());
-    }
-}
-
-/// Think time of a hint: short, so that the answer feels immediate, but at the strong level.
-pub const HINT_TIME: Duration = Duration::from_millis(300);
-/// The level hints are computed at.
-pub const HINT_LEVEL: dames_ai::Level = dames_ai::Level::Difficile;
-/// One hint per seat of a room every this long.
-pub const HINT_EVERY: Duration = Duration::from_secs(2);
-
-impl Rooms {
-    /// A hint for `seat` of room `code` in `state`: the AI's move at [`HINT_LEVEL`] within
-    /// [`HINT_TIME`], computed on the CPU players' worker pool (same semaphore, blocking
-    /// threads). Nothing is stored or broadcast.
-    ///
-    /// # Errors
-    /// `rate_limited` if this seat asked less than [`HINT_EVERY`] ago; `internal` if the AI
-    /// finds nothing.
-    pub async fn hint(
-        &self,
-        code: &str,
-        seat: usize,
-        state: crate::game::GameState,
-    ) -> Result<LegalMove, AppError> {
-        {
-            let now = Instant::now();
-            let mut times = self.hint_times.lock().unwrap_or_else(|e| e.into_inner());
-            let key = (code.to_owned(), seat);
-            if let Some(last) = times.get(&key) {
-                let since = now.duration_since(*last);
-                if since < HINT_EVERY {
-                    let wait = (HINT_EVERY - since).as_secs_f64().ceil();
-                    // Rounded up, at most a few seconds: the cast cannot truncate.
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                    return Err(AppError::RateLimited(wait as u64));
-                }
-            }
-            if times.len() >= 4096 {
-                times.retain(|_, t| now.duration_since(*t) < HINT_EVERY);
-            }
-            times.insert(key, now);
-        }
-        let _permit = self
-            .cpu_permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| AppError::internal("hint permit", e))?;
-        let limits = dames_ai::Limits {
-            time: HINT_TIME,
-            seed: random_seed(),
-            cancel: Arc::new(AtomicBool::new(false)),
-        };
-        match tokio::task::spawn_blocking(move || state.hint(HINT_LEVEL, &limits)).await {
-            Ok(Some(mv)) => Ok(mv),
-            Ok(None) => Err(AppError::internal("hint", "the AI found no legal move")),
-            Err(err) => Err(AppError::internal("hint", err)),
-        }
-    }
-}
-
-/// A seed for a hint (hints need not be reproducible).
-fn random_seed() -> u64 {
-    u64::from_str_radix(&token::random_hex128()[..16], 16).unwrap_or(0)
-}
-
-/// One CPU turn.
-struct CpuJob {
-    rooms: Arc<Rooms>,
-    cell: Arc<RoomCell>,
-    room: Arc<Room>,
-    seat: usize,
-    level: dames_ai::Level,
-    key: (i64, i64),
-    cancel: Arc<AtomicBool>,
-}
-
-impl CpuJob {
-    async fn run(self) {
-        let started = Instant::now();
-        let think = Duration::from_millis(self.room.settings.cpu_ms);
-        // `None` when cancelled, or if the player failed: then the first legal move is played
-        // rather than leaving the game stuck on a CPU's turn.
-        let mv = self.think(think).await;
-        tokio::time::sleep_until((started + think).into()).await;
-        if self.cancel.load(Ordering::Relaxed) {
-            return;
-        }
-        let (seat, key) = (self.seat, self.key);
-        let result = self
-            .rooms
-            .mutate(&self.cell, move |room, ch, now| {
-                let current = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
-                if current != key || room.cpu_to_move().map(|c| c.0) != Some(seat) {
-                    return Ok(());
-                }
-                let fallback = room
-                    .play
-                    .as_ref()
-                    .and_then(|p| p.state.legal_moves().into_iter().next())
-                    .map(|m| m.to_input());
-                let Some(mv) = mv else {
-                    let fallback = fallback.ok_or(AppError::Internal)?;
-                    return room.play_move(seat, None, &fallback, now, ch).map(drop);
-                };
-                match room.play_move(seat, None, &mv, now, ch) {
-                    Err(AppError::IllegalMove(msg)) => {
-                        tracing::error!(
-                            "CPU move refused in room {}: {msg}; playing the first legal move",
-                            room.code
-                        );
-                        let fallback = fallback.ok_or(AppError::Internal)?;
-                        room.play_move(seat, None, &fallback, now, ch).map(drop)
-                    }
-                    other => other.map(drop),
-                }
-            })
-            .await;
-        if let Err(err) = result {
-            tracing::warn!("CPU move not applied: {err}");
-        }
-    }
-
-    /// Computes the move on the worker pool (a semaphore over blocking threads).
-    async fn think(&self, think: Duration) -> Option<MoveInput> {
-        let _permit = self.rooms.cpu_permits.clone().acquire_owned().await.ok()?;
-        if self.cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let state = self.room.play.as_ref()?.state.clone();
-        // A zero budget means "the AI's default" to the AI: the room asked for an instant answer.
-        let limits = dames_ai::Limits {
-            time: think.max(Duration::from_millis(1)),
-            seed: seed(&self.room.code, self.key),
-            cancel: self.cancel.clone(),
-        };
-        let level = self.level;
-        match tokio::task::spawn_blocking(move || state.cpu_move(level, &limits)).await {
-            Ok(None) if !self.cancel.load(Ordering::Relaxed) => {
-                tracing::error!("CPU player found no move in room {}", self.room.code);
-                None
-            }
-            Ok(mv) => mv,
-            Err(err) => {
-                tracing::error!("CPU player failed: {err}");
-                None
-            }
-        }
-    }
-}
-
-/// The CPU's seed for a turn: fixed by room code, game and turn (reproducible games).
-fn seed(code: &str, key: (i64, i64)) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in code
-        .bytes()
-        .chain(key.0.to_le_bytes())
-        .chain(key.1.to_le_bytes())
-    {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 #[cfg(test)]

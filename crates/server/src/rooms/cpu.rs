@@ -1,0 +1,239 @@
+//! The CPU players: after each change the room layer calls [`Rooms::after_change`], which
+//! cancels a CPU turn that has nothing left to do and starts the one whose turn it is; the turn
+//! ([`CpuJob`]) computes its move on the pool of [`super::scheduler`] and plays it through
+//! [`Rooms::mutate`] once its think time is over. Hints are computed on the same pool.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::{RoomCell, Rooms};
+use crate::error::AppError;
+use crate::game::MoveInput;
+use crate::protocol::LegalMove;
+use crate::room::Room;
+use crate::token;
+
+/// The CPU turn being thought in a room: which turn it is, and its cancellation flag.
+#[derive(Debug)]
+pub(super) struct CpuTurn {
+    key: (i64, i64),
+    pub(super) cancel: Arc<AtomicBool>,
+}
+
+impl Rooms {
+    /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
+    pub(super) fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
+        let cpu = room
+            .cpu_to_move()
+            .filter(|_| !self.closed.load(Ordering::SeqCst));
+        let Some((seat, level)) = cpu else {
+            cell.cancel_cpu();
+            return;
+        };
+        let key = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
+        let cancel = {
+            let mut cpu = cell.cpu.lock().unwrap_or_else(|e| e.into_inner());
+            if cpu.as_ref().is_some_and(|t| t.key == key) {
+                return;
+            }
+            if let Some(old) = cpu.take() {
+                old.cancel.store(true, Ordering::Relaxed);
+            }
+            let cancel = Arc::new(AtomicBool::new(false));
+            *cpu = Some(CpuTurn {
+                key,
+                cancel: cancel.clone(),
+            });
+            cancel
+        };
+        let job = CpuJob {
+            rooms: self.clone(),
+            cell: cell.clone(),
+            room: room.clone(),
+            seat,
+            level,
+            key,
+            cancel,
+        };
+        tokio::spawn(job.run());
+    }
+}
+
+/// Think time of a hint: short, so that the answer feels immediate, but at the strong level.
+pub const HINT_TIME: Duration = Duration::from_millis(300);
+/// The level hints are computed at.
+pub const HINT_LEVEL: dames_ai::Level = dames_ai::Level::Difficile;
+/// One hint per seat of a room every this long.
+pub const HINT_EVERY: Duration = Duration::from_secs(2);
+
+impl Rooms {
+    /// A hint for `seat` of room `code` in `state`: the AI's move at [`HINT_LEVEL`] within
+    /// [`HINT_TIME`], computed on the CPU players' pool as a search of room `code`. Nothing is
+    /// stored or broadcast.
+    ///
+    /// # Errors
+    /// `rate_limited` if this seat asked less than [`HINT_EVERY`] ago; `internal` if the AI
+    /// finds nothing.
+    pub async fn hint(
+        &self,
+        code: &str,
+        seat: usize,
+        state: crate::game::GameState,
+    ) -> Result<LegalMove, AppError> {
+        {
+            let now = Instant::now();
+            let mut times = self.hint_times.lock().unwrap_or_else(|e| e.into_inner());
+            let key = (code.to_owned(), seat);
+            if let Some(last) = times.get(&key) {
+                let since = now.duration_since(*last);
+                if since < HINT_EVERY {
+                    let wait = (HINT_EVERY - since).as_secs_f64().ceil();
+                    // Rounded up, at most a few seconds: the cast cannot truncate.
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    return Err(AppError::RateLimited(wait as u64));
+                }
+            }
+            if times.len() >= 4096 {
+                times.retain(|_, t| now.duration_since(*t) < HINT_EVERY);
+            }
+            times.insert(key, now);
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (seed, stop) = (random_seed(), cancel.clone());
+        let due = Instant::now() + HINT_TIME;
+        let search = move || {
+            let limits = dames_ai::Limits {
+                time: due
+                    .saturating_duration_since(Instant::now())
+                    .max(Duration::from_millis(1)),
+                seed,
+                cancel: stop,
+            };
+            state.hint(HINT_LEVEL, &limits)
+        };
+        match self.scheduler.run(code, due, cancel, search).await {
+            Some(Some(mv)) => Ok(mv),
+            Some(None) => Err(AppError::internal("hint", "the AI found no legal move")),
+            None => Err(AppError::internal("hint", "the search did not run")),
+        }
+    }
+}
+
+/// A seed for a hint (hints need not be reproducible).
+fn random_seed() -> u64 {
+    u64::from_str_radix(&token::random_hex128()[..16], 16).unwrap_or(0)
+}
+
+/// One CPU turn.
+struct CpuJob {
+    rooms: Arc<Rooms>,
+    cell: Arc<RoomCell>,
+    room: Arc<Room>,
+    seat: usize,
+    level: dames_ai::Level,
+    key: (i64, i64),
+    cancel: Arc<AtomicBool>,
+}
+
+impl CpuJob {
+    async fn run(self) {
+        let started = Instant::now();
+        let think = Duration::from_millis(self.room.settings.cpu_ms);
+        // `None` when cancelled, or if the player failed: then the first legal move is played
+        // rather than leaving the game stuck on a CPU's turn.
+        let mv = self.think(started + think).await;
+        tokio::time::sleep_until((started + think).into()).await;
+        if self.cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let (seat, key) = (self.seat, self.key);
+        let result = self
+            .rooms
+            .mutate(&self.cell, move |room, ch, now| {
+                let current = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
+                if current != key || room.cpu_to_move().map(|c| c.0) != Some(seat) {
+                    return Ok(());
+                }
+                let fallback = room
+                    .play
+                    .as_ref()
+                    .and_then(|p| p.state.legal_moves().into_iter().next())
+                    .map(|m| m.to_input());
+                let Some(mv) = mv else {
+                    let fallback = fallback.ok_or(AppError::Internal)?;
+                    return room.play_move(seat, None, &fallback, now, ch).map(drop);
+                };
+                match room.play_move(seat, None, &mv, now, ch) {
+                    Err(AppError::IllegalMove(msg)) => {
+                        tracing::error!(
+                            "CPU move refused in room {}: {msg}; playing the first legal move",
+                            room.code
+                        );
+                        let fallback = fallback.ok_or(AppError::Internal)?;
+                        room.play_move(seat, None, &fallback, now, ch).map(drop)
+                    }
+                    other => other.map(drop),
+                }
+            })
+            .await;
+        if let Err(err) = result {
+            tracing::warn!("CPU move not applied: {err}");
+        }
+    }
+
+    /// Computes the move on the CPU players' pool, to be ready by `due`.
+    async fn think(&self, due: Instant) -> Option<MoveInput> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let state = self.room.play.as_ref()?.state.clone();
+        let (level, seed, cancel) = (
+            self.level,
+            seed(&self.room.code, self.key),
+            self.cancel.clone(),
+        );
+        // The budget left when its first slice comes. A zero budget means "the AI's default"
+        // to the AI: the room asked for an instant answer.
+        let search = move || {
+            let limits = dames_ai::Limits {
+                time: due
+                    .saturating_duration_since(Instant::now())
+                    .max(Duration::from_millis(1)),
+                seed,
+                cancel,
+            };
+            state.cpu_move(level, &limits)
+        };
+        let cancel = self.cancel.clone();
+        match self
+            .rooms
+            .scheduler
+            .run(&self.room.code, due, cancel, search)
+            .await
+        {
+            Some(None) if !self.cancel.load(Ordering::Relaxed) => {
+                tracing::error!("CPU player found no move in room {}", self.room.code);
+                None
+            }
+            Some(mv) => mv,
+            None => {
+                tracing::error!("CPU player failed in room {}", self.room.code);
+                None
+            }
+        }
+    }
+}
+
+/// The CPU's seed for a turn: fixed by room code, game and turn (reproducible games).
+fn seed(code: &str, key: (i64, i64)) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in code
+        .bytes()
+        .chain(key.0.to_le_bytes())
+        .chain(key.1.to_le_bytes())
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

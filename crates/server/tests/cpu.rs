@@ -1,0 +1,71 @@
+//! CPU players over a real server (issue 9): their pool is fair between rooms — a room with a
+//! 1 s CPU is answered in about 1 s while other rooms' Expert CPUs think for 30 s on the only
+//! worker.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{random_draughts_move, Client, Lcg, Server};
+use serde_json::{json, Value};
+
+/// A draughts room against an Expert CPU thinking `cpu_ms`, where the human (seat 0, White)
+/// moves first.
+async fn against_expert(server: &Server, cpu_ms: u64) -> (Client, Value) {
+    let mut ana = server.client();
+    let room = ana
+        .create(json!({
+            "game": "draughts",
+            "name": "Ana",
+            "settings": {"cpu_ms": cpu_ms},
+            "cpu": {"level": "expert"},
+        }))
+        .await;
+    assert_eq!(room["play"]["to_move"], 0, "{room}");
+    (ana, room)
+}
+
+/// Plays a random move, then waits for the CPU's answer: how long it took.
+async fn cpu_answer_time(ana: &Client, room: &Value, rng: &mut Lcg) -> Duration {
+    ana.play(random_draughts_move(room, rng)).await.ok();
+    let asked = Instant::now();
+    loop {
+        let room = ana.room().await;
+        if room["play"]["to_move"] == 0 {
+            return asked.elapsed();
+        }
+        assert!(asked.elapsed() < Duration::from_secs(40), "no CPU answer");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_1_s_cpu_answers_in_time_while_two_30_s_experts_think_on_the_only_worker() {
+    let mut server = Server::start_with(|c| c.cpu_workers = 1).await;
+    let mut rng = Lcg(9);
+    let mut long = Vec::new();
+    for _ in 0..2 {
+        let (ana, room) = against_expert(&server, 30_000).await;
+        ana.play(random_draughts_move(&room, &mut rng)).await.ok();
+        long.push(ana);
+    }
+    // Both long searches hold (or wait for) the one worker now.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (ana, room) = against_expert(&server, 1_000).await;
+    let took = cpu_answer_time(&ana, &room, &mut rng).await;
+    // The CPU plays at the pace of its budget, never before it; a first-come pool would have
+    // made it wait for the two 30 s searches (the margin is for a loaded machine's commits).
+    assert!(
+        took >= Duration::from_millis(950) && took < Duration::from_millis(4_000),
+        "the 1 s CPU answered after {took:?}"
+    );
+    // And again, the long searches still running.
+    let room = ana.room().await;
+    let took = cpu_answer_time(&ana, &room, &mut rng).await;
+    assert!(took < Duration::from_millis(4_000), "{took:?}");
+    for ana in &long {
+        assert_eq!(ana.room().await["play"]["to_move"], 1, "still thinking");
+    }
+    // Shutting down cancels them.
+    server.stop().await;
+}
