@@ -91,7 +91,7 @@ export async function showArchive(root, code, n) {
   fill(list, rec.log.map((e, i) => h('li', { 'data-entry': String(i) },
     h('button', { class: 'mv', type: 'button', onclick: () => replay.show(i + 1) },
       h('span', { class: 'mv-no' }, `${i + 1}.`),
-      e.kind === 'draw' || e.kind === 'abandon' ? null : swatch(e.seat, rec.game === 'draughts' ? { draughts: rec.seats[e.seat]?.color } : undefined),
+      e.kind === 'draw' || e.kind === 'abandon' || e.kind === 'stop' ? null : swatch(e.seat, rec.game === 'draughts' ? { draughts: rec.seats[e.seat]?.color } : undefined),
       h('span', { class: 'mv-text' }, replay.describe(e))))));
   const players = rec.seats.map((s) => nameIn(rec, s.seat)).join(', ');
   const when = rec.finished_at ? at(rec.finished_at) : null;

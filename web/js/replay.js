@@ -20,7 +20,7 @@ import { moveText, numberHoles } from './notation.js';
 /**
  * @typedef {import('./api.js').Board} BoardValue
  * @typedef {{kind: 'move', seat: number, move: any, passes: number[], finished: number[], notation: string, at: number}
- *   | {kind: 'resign', seat: number, at: number} | {kind: 'draw', at: number} | {kind: 'abandon', at: number}} Entry
+ *   | {kind: 'resign', seat: number, at: number} | {kind: 'draw', at: number} | {kind: 'abandon', at: number} | {kind: 'stop', at: number}} Entry
  * @typedef {{code: string, game: 'cc'|'draughts', game_no: number, status: string, rules: any,
  *   seats: import('./api.js').Seat[], first_seat: number, start: BoardValue, log: Entry[], board: BoardValue,
  *   outcome: import('./api.js').Outcome|null, finished_at: number|null}} GameRecord
@@ -302,7 +302,7 @@ export class Replay {
     const done = rec.log.slice(0, index).filter((e) => e.kind === 'move').length;
     fill(this.pos,
       h('span', { class: 'replay-count' }, index === 0 ? tl('replay_at_start') : tl('replay_count', { n: done, total: moves })),
-      entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' ? null : swatch(entry.seat, rec.game === 'draughts' ? { draughts: rec.seats[entry.seat]?.color } : undefined),
+      entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' || entry.kind === 'stop' ? null : swatch(entry.seat, rec.game === 'draughts' ? { draughts: rec.seats[entry.seat]?.color } : undefined),
         this.describe(entry)) : null);
     this.el.dataset.index = String(index);
     for (const [a, off] of /** @type {[string, boolean][]} */ ([['start', index === 0], ['back', index === 0], ['forward', index === this.last], ['end', index === this.last]])) {
@@ -317,6 +317,7 @@ export class Replay {
     if (e.kind === 'move') return tl('replay_move', { name: this.opt.name(e.seat), move: e.notation || moveText(this.record ? this.record.game : 'cc', e.move) });
     if (e.kind === 'resign') return tl('replay_resign', { name: this.opt.name(e.seat) });
     if (e.kind === 'draw') return tl('replay_draw');
+    if (e.kind === 'stop') return tl('replay_stop');
     return tl('replay_abandon');
   }
 

@@ -26,6 +26,9 @@ pub enum Ending {
     Resignation,
     /// Abandoned (45 days without a move): no winner, no loser.
     Abandoned,
+    /// Stopped because no person was left in play (the server does not let CPU players play on
+    /// alone): the players still playing are ranked as for stagnation.
+    Stopped,
 }
 
 /// The result of a finished game: why it ended and every seat's place (1 = first; equal places are

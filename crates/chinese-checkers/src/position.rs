@@ -721,6 +721,20 @@ impl Game {
         Ok(self.outcome.expect("just ended"))
     }
 
+    /// Ends the game now, ranking the players still playing as for stagnation after those
+    /// already placed ([`Ending::Stopped`]: the server stops a game where only CPU players are
+    /// left in play).
+    ///
+    /// # Errors
+    /// [`ResignError::GameOver`] if the game is already over.
+    pub fn stop(&mut self) -> Result<Outcome, ResignError> {
+        if self.is_over() {
+            return Err(ResignError::GameOver);
+        }
+        self.end(Ending::Stopped);
+        Ok(self.outcome.expect("just ended"))
+    }
+
     fn events(&self, start: u8, report: Report) -> Events {
         let n = self.rules.players;
         let order = |mask: u8, first: u8| {

@@ -676,6 +676,23 @@ fn abandon_has_no_result() {
 }
 
 #[test]
+fn stop_ranks_the_players_still_playing_after_those_placed() {
+    let mut game = start(3, 0);
+    game.resign(Seat(0)).unwrap();
+    let outcome = game.stop().unwrap();
+    assert_eq!(outcome.ending(), Ending::Stopped);
+    // The resigner keeps its last place; the two left share or split the first two places by
+    // the stagnation ranking (level at the start: they share).
+    assert_eq!(outcome.places(), Some(&[3, 1, 1][..]));
+    assert!(game.is_over());
+    assert!(game.stop().is_err());
+    assert_eq!(
+        serde_json::to_string(&outcome).unwrap(),
+        r#"{"ending":"stopped","places":[3,1,1]}"#
+    );
+}
+
+#[test]
 fn filled_unused_camps_hold_inert_pieces() {
     let two = Game::new(
         Rules {

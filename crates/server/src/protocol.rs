@@ -171,6 +171,9 @@ pub enum Reason {
     Resignation,
     /// No result: 45 days without a move.
     Abandoned,
+    /// No person was left in play (all finished or resigned): the CPU players do not play on
+    /// alone; those still playing are ranked as for stagnation (Chinese checkers).
+    Stopped,
     /// Draughts: the loser had no legal move.
     NoMoves,
     /// Draughts: a draw by agreement.

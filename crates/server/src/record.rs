@@ -84,6 +84,11 @@ pub enum Entry {
         /// When.
         at: i64,
     },
+    /// The game was stopped: no person was left in play.
+    Stop {
+        /// When.
+        at: i64,
+    },
 }
 
 /// The number (1–121) of a hole of the star.
@@ -206,6 +211,10 @@ fn replay_entry(kind: GameKind, state: &mut GameState, row: &ActionRow) -> Resul
             state.abandon();
             Entry::Abandon { at }
         }
+        ("stop", _) => {
+            state.stop();
+            Entry::Stop { at }
+        }
         (kind, _) => return Err(format!("record: bad action {kind}")),
     })
 }
@@ -239,7 +248,8 @@ fn game_date(record: &GameRecord, now: i64) -> String {
         Entry::Move { at, .. }
         | Entry::Resign { at, .. }
         | Entry::Draw { at }
-        | Entry::Abandon { at } => *at,
+        | Entry::Abandon { at }
+        | Entry::Stop { at } => *at,
     });
     pdn_date(first.or(record.finished_at).unwrap_or(now))
 }
@@ -345,6 +355,7 @@ pub fn cc_text(record: &GameRecord, site: &str, now: i64) -> Option<String> {
             Entry::Resign { seat, .. } => out.push_str(&format!("{n}. P{} resigns", seat + 1)),
             Entry::Draw { .. } => out.push_str(&format!("{n}. draw")),
             Entry::Abandon { .. } => out.push_str(&format!("{n}. abandoned")),
+            Entry::Stop { .. } => out.push_str(&format!("{n}. stopped")),
         }
         out.push('\n');
     }

@@ -137,6 +137,8 @@ pub enum Action {
     Draw,
     /// The game ended with no result (45 days without a move).
     Abandon,
+    /// The game was stopped: no person was left in play.
+    Stop,
 }
 
 /// What one operation did.
@@ -673,8 +675,10 @@ impl Room {
         (before != after).then_some(after)
     }
 
-    /// Moves the room to `finished` if the game just ended.
+    /// Moves the room to `finished` if the game just ended, or stops it if no person is left in
+    /// play (every person finished or resigned): CPU players never play on alone.
     fn check_finished(&mut self, now: i64, ch: &mut Change) {
+        self.stop_without_people(ch);
         let Some(outcome) = self.play.as_ref().and_then(|p| p.state.outcome()) else {
             return;
         };
@@ -686,6 +690,22 @@ impl Room {
             }
             ch.event(json!({"kind": "finished", "outcome": outcome}));
             ch.game = true;
+        }
+    }
+
+    fn stop_without_people(&mut self, ch: &mut Change) {
+        let Some(play) = self.play.as_mut() else {
+            return;
+        };
+        if self.status != Status::Playing || play.state.to_move().is_none() {
+            return;
+        }
+        let person_plays = self.seats.iter().enumerate().any(|(seat, s)| {
+            matches!(s.occupant, Occupant::Human { .. }) && play.state.in_play(seat)
+        });
+        if !person_plays {
+            play.state.stop();
+            ch.actions.push(Action::Stop);
         }
     }
 
@@ -826,10 +846,14 @@ mod tests {
         r.set_seat(2, SeatAction::Cpu(Level::Facile), &mut ch)
             .unwrap();
         r.start(0, 0, &mut ch).unwrap();
+        // The only person resigns: the CPUs do not play on alone.
         r.resign(0, 0, &mut ch).unwrap();
-        assert_eq!(r.status, Status::Playing);
-        r.resign(1, 0, &mut ch).unwrap();
         assert_eq!(r.status, Status::Finished);
+        assert_eq!(
+            r.play.as_ref().unwrap().state.outcome().unwrap().reason,
+            crate::protocol::Reason::Stopped
+        );
+        assert_eq!(ch.actions.last(), Some(&Action::Stop));
         // The CPUs are always ready: the host alone starts the next game, seat 0 first again.
         r.rematch(0, true, 0, 0, &mut ch).unwrap();
         assert_eq!((r.status, r.first_seat, r.game_no), (Status::Playing, 0, 2));

@@ -203,6 +203,7 @@ fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
             ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
             ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
             ("abandon", _) => play.state.abandon(),
+            ("stop", _) => play.state.stop(),
             (kind, _) => return Err(format!("replay: bad action {kind}")),
         }
         play.log_len += 1;
@@ -230,6 +231,7 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                 Action::Resign { seat } => (Some(*seat), "resign", None, None),
                 Action::Draw => (None, "draw", None, None),
                 Action::Abandon => (None, "abandon", None, None),
+                Action::Stop => (None, "stop", None, None),
             };
             ActionRow {
                 game_no,

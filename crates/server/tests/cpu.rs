@@ -69,3 +69,55 @@ async fn a_1_s_cpu_answers_in_time_while_two_30_s_experts_think_on_the_only_work
     // Shutting down cancels them.
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_no_person_left_in_play_stops_at_once_and_stays_stopped() {
+    let server = Server::start().await;
+    let mut ana = server.client();
+    // Ana against two CPUs that would otherwise play each other for hundreds of moves.
+    let room = ana
+        .create(json!({
+            "game": "cc",
+            "name": "Ana",
+            "settings": {"rules": {"players": 3}, "cpu_ms": 0},
+            "cpu": {"level": "facile"},
+        }))
+        .await;
+    assert_eq!(room["status"], "playing");
+    let mut ws = ana.ws(room["version"].as_i64().unwrap()).await;
+    let view = ana.act("resign", json!({})).await.ok();
+    assert_eq!(view["status"], "finished", "{view}");
+    let outcome = &view["play"]["outcome"];
+    assert_eq!(outcome["reason"], "stopped", "{outcome}");
+    assert_eq!(outcome["kind"], "places");
+    // Ana took the last place; the two CPUs are ranked by their progress.
+    assert_eq!(outcome["places"][0], 3, "{outcome}");
+    // Told to the room like any end of game.
+    let finished = loop {
+        let msg = ws.next().await;
+        if msg["type"] == "event" && msg["event"]["kind"] == "finished" {
+            break msg;
+        }
+    };
+    assert_eq!(finished["event"]["outcome"], *outcome);
+    // No CPU move after the stop, now or later.
+    let moves = view["play"]["moves"].as_array().map_or(0, Vec::len);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let later = ana.room().await;
+    assert_eq!(later["play"]["moves"].as_array().map_or(0, Vec::len), moves);
+
+    // Stored: the same after a restart, and the game's record says why it ended.
+    let server = server.restart(|_| {}).await;
+    let mut again = server.client();
+    again.token = ana.token.clone();
+    again.code = ana.code.clone();
+    let room = again.room().await;
+    assert_eq!(room["status"], "finished");
+    assert_eq!(room["play"]["outcome"], *outcome);
+    let code = ana.code.as_deref().unwrap();
+    let record = again.get(&format!("/api/rooms/{code}/record")).await.ok();
+    let log = record["log"].as_array().unwrap();
+    let kinds: Vec<&str> = log.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.last(), Some(&"stop"), "{kinds:?}");
+    assert!(kinds.contains(&"resign"), "{kinds:?}");
+}

@@ -73,6 +73,7 @@ fn reason(ending: Ending) -> Reason {
         Ending::Blocked => Reason::Blocked,
         Ending::Resignation => Reason::Resignation,
         Ending::Abandoned => Reason::Abandoned,
+        Ending::Stopped => Reason::Stopped,
     }
 }
 
@@ -216,6 +217,16 @@ impl CcGame {
     pub fn abandon(&mut self) {
         // An error means the game is already over: nothing to abandon.
         let _ = self.game.abandon();
+    }
+
+    pub fn stop(&mut self) {
+        // An error means the game is already over: nothing to stop.
+        let _ = self.game.stop();
+    }
+
+    pub fn in_play(&self, seat: usize) -> bool {
+        let seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
+        !self.game.is_over() && !self.game.has_finished(seat) && !self.game.has_resigned(seat)
     }
 
     pub fn outcome(&self) -> Option<protocol::Outcome> {

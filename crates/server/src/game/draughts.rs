@@ -20,8 +20,9 @@ pub struct DraughtsGame {
     game: Game,
     /// The seat playing White.
     white: usize,
-    /// Ended with no result (45 days without a move): the engine has no such ending.
-    abandoned: bool,
+    /// Ended with no result, and why (45 days without a move, or stopped): the engine has no
+    /// such ending.
+    ended: Option<Reason>,
 }
 
 /// White for the seat that moves first, Black for the other.
@@ -102,7 +103,7 @@ impl DraughtsGame {
         Ok(Self {
             game,
             white,
-            abandoned: false,
+            ended: None,
         })
     }
 
@@ -124,7 +125,7 @@ impl DraughtsGame {
     }
 
     pub fn to_move(&self) -> Option<usize> {
-        (!self.abandoned && self.game.outcome().is_none())
+        (self.ended.is_none() && self.game.outcome().is_none())
             .then(|| self.seat_of(self.game.side_to_move()))
     }
 
@@ -154,7 +155,7 @@ impl DraughtsGame {
     }
 
     pub fn play(&mut self, notation: &str) -> Result<Played, PlayError> {
-        if self.abandoned {
+        if self.ended.is_some() {
             return Err(PlayError::Abandoned);
         }
         let info = self.game.play_notation(notation)?;
@@ -166,7 +167,7 @@ impl DraughtsGame {
     }
 
     pub fn resign(&mut self, seat: usize) -> Result<(), ActionError> {
-        if self.abandoned {
+        if self.ended.is_some() {
             return Err(ActionError::Abandoned);
         }
         let color = seat_color(seat, self.white);
@@ -174,23 +175,37 @@ impl DraughtsGame {
     }
 
     pub fn agree_draw(&mut self) -> Result<(), ActionError> {
-        if self.abandoned {
+        if self.ended.is_some() {
             return Err(ActionError::Abandoned);
         }
         Ok(self.game.agree_draw()?)
     }
 
     pub fn abandon(&mut self) {
-        if self.game.outcome().is_none() {
-            self.abandoned = true;
+        self.end_without_result(Reason::Abandoned);
+    }
+
+    /// Draughts has two seats, one of them a person's: a game is stopped only if that person is
+    /// out of play, which ends it anyway; should it happen, it ends with no result.
+    pub fn stop(&mut self) {
+        self.end_without_result(Reason::Stopped);
+    }
+
+    fn end_without_result(&mut self, reason: Reason) {
+        if self.to_move().is_some() {
+            self.ended = Some(reason);
         }
     }
 
+    pub fn in_play(&self, _seat: usize) -> bool {
+        self.to_move().is_some()
+    }
+
     pub fn outcome(&self) -> Option<protocol::Outcome> {
-        if self.abandoned {
+        if let Some(reason) = self.ended {
             return Some(protocol::Outcome {
                 kind: OutcomeKind::Abandoned,
-                reason: Reason::Abandoned,
+                reason,
                 places: vec![None, None],
             });
         }

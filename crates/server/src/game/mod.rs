@@ -336,6 +336,17 @@ impl GameState {
         each!(self, g => g.abandon())
     }
 
+    /// Ends the game now because no person is left in play (Chinese checkers: the players still
+    /// playing are ranked as for stagnation, reason `stopped`).
+    pub fn stop(&mut self) {
+        each!(self, g => g.stop())
+    }
+
+    /// Whether `seat` still plays in this game (not over, not finished, not resigned).
+    pub fn in_play(&self, seat: usize) -> bool {
+        each!(self, g => g.in_play(seat))
+    }
+
     /// The protocol's `Outcome` once the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         each!(self, g => g.outcome())

@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0002_push_reviews.sql"),
     include_str!("../../migrations/0003_start_position.sql"),
     include_str!("../../migrations/0004_games.sql"),
+    include_str!("../../migrations/0005_stopped_games.sql"),
 ];
 
 /// Read connections beside the write connection.
