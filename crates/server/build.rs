@@ -499,6 +499,7 @@ const ONLINE_ONLY: &[&str] = &[
     "js/board-cc.js",
     "js/board-draughts.js",
     "js/a11y.js",
+    "js/delta.js",
     // Looking at games again, the page of a game of a room.
     "js/archive.js",
     "js/replay.js",

@@ -158,7 +158,7 @@ export const api = {
 export class RoomSocket {
   /**
    * @param {string} code
-   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void, onPresence?: (seat: number, online: boolean) => void}} handlers
+   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void, onPresence?: (seat: number, online: boolean) => void, deltas: typeof import('./delta.js')}} handlers
    * @param {number} [since] last version seen
    * @param {Action[]} [queue] actions still waiting for their ack
    */
@@ -173,6 +173,12 @@ export class RoomSocket {
     this.attempt = 0;
     this.closed = false;
     this.fresh = false;
+    /** The room as the server last described it (its JSON, kept up to date by delta.js). @type {any} */
+    this.raw = null;
+    /** A full state was asked for (a gap in the versions). */
+    this.syncing = false;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.turnTimer = undefined;
     /** @type {SocketStatus} */
     this.status = 'connecting';
     /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -217,6 +223,8 @@ export class RoomSocket {
     }, 6000);
     ws.onopen = () => {
       clearTimeout(openTimeout);
+      this.raw = null;
+      this.syncing = false;
       this.attempt = 0;
       this.fresh = true;
       this.setStatus('open');
@@ -253,22 +261,13 @@ export class RoomSocket {
     }
     switch (msg.type) {
       case 'state':
-        if (typeof msg.version === 'number') this.seen(msg.version);
-        if (msg.room) {
-          const room = normalizeRoom(msg.room);
-          this.seen(room.version);
-          // The first state of a new connection is the truth, even if its version went down
-          // (a server restored from an older snapshot).
-          this.h.onRoom(room, this.fresh);
-          this.fresh = false;
-        }
+      case 'delta':
+      case 'turn':
+      case 'presence':
+        this.follow(msg);
         break;
       case 'event':
         if (typeof msg.version === 'number') this.seen(msg.version);
-        break;
-      case 'presence':
-        // Who is connected: memory only on the server, no version.
-        if (this.h.onPresence && typeof msg.seat === 'number') this.h.onPresence(msg.seat, !!msg.online);
         break;
       case 'ack':
         this.dequeue(msg.id);
@@ -281,6 +280,48 @@ export class RoomSocket {
       default:
         break;
     }
+  }
+
+  /**
+   * Keeps the room (the server's JSON) up to date from a `state`, `delta`, `turn` or `presence`
+   * (delta.js) and hands it on. A gap in the versions asks the server for a full state; a change
+   * that makes it this seat's turn is handed on with its legal moves, which come right after it.
+   * @param {any} msg
+   */
+  follow(msg) {
+    const d = this.h.deltas;
+    if (msg.type === 'state') {
+      this.syncing = false;
+      if (typeof msg.version === 'number') this.seen(msg.version);
+      if (!msg.room) return;
+      this.raw = msg.room;
+      this.seen(msg.room.version);
+      // The first state of a new connection is the truth, even if its version went down
+      // (a server restored from an older snapshot).
+      this.h.onRoom(normalizeRoom(msg.room), this.fresh);
+      this.fresh = false;
+      return;
+    }
+    const next = d.apply(this.raw, msg);
+    if (next === null) {
+      if (!this.syncing) this.sendRaw({ type: 'sync' });
+      this.syncing = true;
+      return;
+    }
+    if (next === this.raw) return;
+    this.raw = next;
+    if (msg.type === 'presence') {
+      if (this.h.onPresence) this.h.onPresence(msg.seat, !!msg.online);
+      return;
+    }
+    this.seen(next.version);
+    clearTimeout(this.turnTimer);
+    if (d.awaitsTurn(next)) {
+      // Its legal moves follow at once; should they not, ask for the whole state.
+      this.turnTimer = setTimeout(() => this.sendRaw({ type: 'sync' }), 3000);
+      return;
+    }
+    this.h.onRoom(normalizeRoom(next));
   }
 
   /** @param {string} id */
@@ -361,6 +402,7 @@ export class RoomSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.turnTimer);
     clearInterval(this.pinger);
     window.removeEventListener('online', this.onOnline);
     window.removeEventListener('offline', this.onOffline);

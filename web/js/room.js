@@ -5,6 +5,7 @@ import { fill, h, randomId, toast } from './dom.js';
 import { GameView } from './game.js';
 import { errorText, t } from './i18n.js';
 import { renderLobby } from './lobby.js';
+import * as deltas from './delta.js';
 import { askName } from './name.js';
 import { loadSchema } from './settings.js';
 
@@ -86,6 +87,7 @@ class RoomPage {
       onStatus: (s, n) => this.showStatus(s, n),
       onError: (err, id) => this.onSocketError(err, id),
       onPresence: (seat, online) => this.onPresence(seat, online),
+      deltas,
     }, this.room ? this.room.version : 0, queue);
   }
 

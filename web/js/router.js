@@ -62,6 +62,7 @@ export function loadRoom() {
     roomModule = Promise.all([
       import('./room.js'), import('./game.js'), import('./lobby.js'), import('./share.js'),
       import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./a11y.js'),
+      import('./delta.js'),
     ]).then(([room]) => room);
     roomModule.catch(() => { roomModule = null; });
   }

@@ -264,6 +264,11 @@ impl Player {
             Incoming::Ack { id, applied } => self.on_ack(&id, applied),
             Incoming::Error { id, code } => self.on_error(id.as_deref(), &code),
             Incoming::Event { version, event } => self.on_event(version, &event),
+            Incoming::Delta { events } => {
+                for (version, event) in &events {
+                    self.on_event(*version, event);
+                }
+            }
             Incoming::State(state) => self.on_state(&state),
             Incoming::Turn {
                 version,

@@ -2,7 +2,8 @@
 //! far, so that the protocol can grow (deltas instead of full states, typed messages) without
 //! breaking the load generator: unknown message types and fields are ignored.
 //!
-//! What is read: `ack` and `error` (with the `id` of the action), `event` (its `version` and,
+//! What is read: `ack` and `error` (with the `id` of the action), `event` and the events of a
+//! `delta` (their `version` and,
 //! for `move`/`started`/`finished`, the seat or game number), `state` (version, status, your
 //! seat, its camps, the seat to move, the number of moves and the legal moves), and any message
 //! carrying a top-level `legal_moves` list (the seat-to-move message of the delta protocol).
@@ -151,6 +152,12 @@ pub enum Incoming {
         /// What happened.
         event: Event,
     },
+    /// `{"type":"delta","version","events":[{"version","event"}…],"room"}`: a change, as its
+    /// events (the shared part of the room is not read).
+    Delta {
+        /// The events of the change with their versions, in order.
+        events: Vec<(i64, Event)>,
+    },
     /// `{"type":"state","version","room"}`: a full state.
     State(Box<RoomState>),
     /// A message with a top-level `legal_moves` list: the seat to move and its moves.
@@ -263,6 +270,12 @@ pub fn parse(text: &str) -> Incoming {
             (Some(version), Some(event)) => Incoming::Event { version, event },
             _ => Incoming::Other,
         },
+        "delta" => match raw.events {
+            Some(events) => Incoming::Delta {
+                events: events.into_iter().map(|e| (e.version, e.event)).collect(),
+            },
+            None => Incoming::Other,
+        },
         "state" => match raw.room {
             Some(room) => Incoming::State(Box::new(room.into_state(raw.version))),
             None => Incoming::Other,
@@ -299,6 +312,14 @@ struct Raw {
     legal_moves: Option<Vec<LegalMove>>,
     #[serde(default)]
     ply: Option<usize>,
+    #[serde(default)]
+    events: Option<Vec<Numbered>>,
+}
+
+#[derive(Deserialize)]
+struct Numbered {
+    version: i64,
+    event: Event,
 }
 
 #[derive(Deserialize)]
@@ -478,6 +499,19 @@ mod tests {
                 }]
             }
         );
+    }
+
+    #[test]
+    fn a_delta_gives_its_events_in_order() {
+        let text = r#"{"type":"delta","version":12,"events":[{"version":11,"event":{"kind":"move","seat":1,"move":{"from":32,"to":28},"passes":[],"finished":[]}},{"version":12,"event":{"kind":"finished","outcome":null}}],"room":{"status":"finished","game_no":1,"seats":[],"play":null}}"#;
+        let Incoming::Delta { events } = parse(text) else {
+            panic!("not a delta");
+        };
+        let kinds: Vec<(i64, &str, Option<usize>)> = events
+            .iter()
+            .map(|(v, e)| (*v, e.kind.as_str(), e.seat))
+            .collect();
+        assert_eq!(kinds, [(11, "move", Some(1)), (12, "finished", None)]);
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub mod state;
 pub mod store;
 pub mod token;
 pub mod view;
+pub mod wire;
 pub mod ws;
 
 pub use app::{app, serve};

@@ -1,7 +1,9 @@
-//! The `RoomView` of docs/protocol.md: a room as one caller sees it.
+//! The `RoomView` of docs/protocol.md: a room as one caller sees it; and the part of it that
+//! is the same for everyone, which a `delta` carries (crate::wire).
 
 use crate::protocol::{GameView, RoomView, SeatKind, SeatView};
-use crate::room::{Occupant, Room};
+use crate::room::{Occupant, Room, Settings};
+use crate::wire::{SharedPlay, SharedRoom};
 
 impl Room {
     /// The `RoomView` for the holder of seat `you` (`None`: a spectator).
@@ -18,6 +20,25 @@ impl Room {
             game_no: self.game_no,
             play: self.play_view(you),
             solitaire: self.is_solitaire(),
+        }
+    }
+
+    /// What a `delta` carries: the room as everyone sees it, but for its move list and legal
+    /// moves; `settings` when they changed.
+    pub fn shared_view(&self, settings: Option<Settings>) -> SharedRoom {
+        SharedRoom {
+            status: self.status,
+            game_no: self.game_no,
+            seats: self.seat_views(),
+            settings,
+            play: self.play.as_ref().map(|play| SharedPlay {
+                to_move: play.state.to_move(),
+                board: play.state.board(),
+                draw_offer: play.draw_offer,
+                draw_declined: play.draw_declined,
+                outcome: play.state.outcome(),
+                turn_since: self.last_move_at,
+            }),
         }
     }
 

@@ -1,25 +1,27 @@
 //! `/ws/rooms/{code}?since=V` (docs/protocol.md, "WebSocket"): the missed events and a full state
-//! on connection, then every change as it happens; client actions with ids answered by `ack`;
+//! on connection, then every change as a `delta` serialised once for all the room's connections
+//! (and its `turn` to the seat to move; crate::wire); client actions with ids answered by `ack`;
 //! typed errors that never close the socket; presence of the seats; pings.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::AppError;
-use crate::http::rooms::{check_move_id, event_json, lookup, random_u64, Since};
+use crate::http::rooms::{check_move_id, lookup, random_u64, Since};
 use crate::http::Caller;
 use crate::room::{DrawAction, Room};
 use crate::rooms::{blocking, RoomCell, Update};
 use crate::state::AppState;
+use crate::wire::{Published, ServerMessage};
 
 /// Largest client message (bytes); bigger ones get a `too_large` error.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -62,6 +64,7 @@ async fn upgrade(
         cell,
         token,
         seat: None,
+        you: None,
         sent: 0,
         _slot: slot,
     };
@@ -81,6 +84,8 @@ struct Session {
     token: Option<String>,
     /// The seat counted online for this connection.
     seat: Option<usize>,
+    /// The seat this connection speaks for (its token's), as of the last state sent.
+    you: Option<usize>,
     /// Last version sent.
     sent: i64,
     /// This socket's place in its address's WebSocket count (crate::net::limits).
@@ -111,6 +116,11 @@ enum ClientMessage {
         #[serde(rename = "id")]
         _id: Option<String>,
     },
+    /// Asks for a full `state` (a client that saw a gap in the versions).
+    Sync {
+        #[serde(rename = "id")]
+        _id: Option<String>,
+    },
 }
 
 /// Answers one client message of a WebSocket of room `code` presenting `token`, exactly as a
@@ -125,29 +135,21 @@ pub async fn answer_detached(
     token: Option<String>,
     ip: std::net::IpAddr,
     bytes: &[u8],
-) -> Result<Value, AppError> {
+) -> Result<Option<ServerMessage>, AppError> {
     let session = Session {
         state: state.clone(),
         cell: state.rooms.get(code).await?,
         token,
         seat: None,
+        you: None,
         sent: 0,
         _slot: state.websockets.open(ip)?,
     };
     Ok(session.answer(bytes).await)
 }
 
-fn text(value: &Value) -> Message {
-    Message::Text(Utf8Bytes::from(value.to_string()))
-}
-
-/// `{"type":"error","id",…}` with the fields of the HTTP error (`code`, `message`, `field`,
-/// `detail`).
-fn error_message(id: Option<&str>, err: &AppError) -> Value {
-    let mut msg = err.to_json();
-    msg["type"] = "error".into();
-    msg["id"] = id.into();
-    msg
+fn text(msg: &ServerMessage) -> Message {
+    Message::Text(msg.to_text())
 }
 
 impl Session {
@@ -200,28 +202,31 @@ impl Session {
             .rooms
             .presence(&self.cell, self.token.as_deref(), None, 1)
             .await;
-        let (code, version, view) = {
+        let (code, version, state) = {
             let room = self.cell.room.lock().await;
-            (room.code.clone(), room.version, room.view(self.you(&room)))
+            self.you = self.you(&room);
+            (
+                room.code.clone(),
+                room.version,
+                ServerMessage::state(&room, self.you),
+            )
         };
         if since < version {
             let store = self.state.rooms.store().clone();
             let rows = blocking(move || store.events_since(&code, since, version))
                 .await
                 .map_err(drop)?;
-            for row in &rows {
-                let mut msg = event_json(row);
-                msg["type"] = "event".into();
+            for row in rows {
+                let event = serde_json::from_str(&row.event).unwrap_or(Value::Null);
+                let msg = ServerMessage::Event {
+                    version: row.version,
+                    event,
+                };
                 socket.send(text(&msg)).await.map_err(drop)?;
             }
         }
         self.sent = version;
-        socket
-            .send(text(
-                &json!({"type": "state", "version": version, "room": view}),
-            ))
-            .await
-            .map_err(drop)
+        socket.send(text(&state)).await.map_err(drop)
     }
 
     async fn disconnect(&mut self) {
@@ -240,23 +245,16 @@ impl Session {
     ) -> Result<(), ()> {
         match update.as_deref() {
             Ok(Update::Deleted) => {
-                let _ = socket
-                    .send(text(&error_message(None, &AppError::UnknownRoom)))
-                    .await;
+                let gone = ServerMessage::error(None, &AppError::UnknownRoom);
+                let _ = socket.send(text(&gone)).await;
                 let _ = socket.send(Message::Close(None)).await;
                 Err(())
             }
             Ok(Update::Presence { wire, .. }) => {
                 socket.send(Message::Text(wire.clone())).await.map_err(drop)
             }
-            Ok(Update::Change { events, room }) => {
-                for (version, event) in events {
-                    if *version > self.sent {
-                        let msg = json!({"type": "event", "version": version, "event": event});
-                        socket.send(text(&msg)).await.map_err(drop)?;
-                    }
-                }
-                self.send_state(socket, room).await
+            Ok(Update::Change { events, room, wire }) => {
+                self.on_change(socket, events, room, wire.as_ref()).await
             }
             Err(RecvError::Lagged(_)) => {
                 let room = self.cell.room.lock().await.clone();
@@ -266,14 +264,54 @@ impl Session {
         }
     }
 
+    /// A committed change: its shared `delta` (and `turn` for the seat to move), or a full state
+    /// when this connection cannot follow by deltas (it missed a version, or its seat was
+    /// freed: it now speaks as a spectator).
+    async fn on_change(
+        &mut self,
+        socket: &mut WebSocket,
+        events: &[(i64, Value)],
+        room: &Room,
+        wire: Option<&Published>,
+    ) -> Result<(), ()> {
+        if room.version <= self.sent {
+            return Ok(()); // already in the state sent on connection
+        }
+        // A token's seat can only be lost (left, kicked, or beyond a smaller seat count), and
+        // every way of losing it is a `left` event.
+        if self.you.is_some() && events.iter().any(|(_, e)| e["kind"] == "left") {
+            let you = self.you(room);
+            if you != self.you {
+                self.you = you;
+                return self.send_state(socket, room).await;
+            }
+        }
+        let follows = events.first().map(|(v, _)| *v) == Some(self.sent + 1);
+        let Some(wire) = wire.filter(|_| follows) else {
+            return self.send_state(socket, room).await;
+        };
+        self.sent = room.version;
+        socket
+            .send(Message::Text(wire.delta.clone()))
+            .await
+            .map_err(drop)?;
+        match &wire.turn {
+            Some((seat, turn)) if self.you == Some(*seat) => {
+                socket.send(Message::Text(turn.clone())).await.map_err(drop)
+            }
+            _ => Ok(()),
+        }
+    }
+
     async fn send_state(&mut self, socket: &mut WebSocket, room: &Room) -> Result<(), ()> {
         if room.version < self.sent {
             return Ok(());
         }
         self.sent = room.version;
-        let msg =
-            json!({"type": "state", "version": room.version, "room": room.view(self.you(room))});
-        socket.send(text(&msg)).await.map_err(drop)
+        self.you = self.you(room);
+        // The state carries this connection's legal moves: no `turn` after it.
+        let state = ServerMessage::state(room, self.you);
+        socket.send(text(&state)).await.map_err(drop)
     }
 
     async fn on_message(&mut self, socket: &mut WebSocket, msg: Message) -> Result<(), ()> {
@@ -283,28 +321,40 @@ impl Session {
             Message::Close(_) => return Err(()),
             Message::Ping(_) | Message::Pong(_) => return Ok(()),
         };
-        let answer = self.answer(&bytes).await;
-        if answer.is_null() {
-            return Ok(());
+        match self.answer(&bytes).await {
+            None => Ok(()),
+            Some(ServerMessage::State { .. }) => {
+                // `sync`: the state as this connection sees it, from now on followed by deltas.
+                let room = self.cell.room.lock().await.clone();
+                self.sent = 0;
+                self.send_state(socket, &room).await
+            }
+            Some(answer) => socket.send(text(&answer)).await.map_err(drop),
         }
-        socket.send(text(&answer)).await.map_err(drop)
     }
 
-    /// Reads one client message and runs it: the `pong`, `ack` or `error` to send back, or
-    /// `Null` when there is nothing to say.
-    async fn answer(&self, bytes: &[u8]) -> Value {
+    /// Reads one client message and runs it: the `pong`, `ack`, `error` or `state` (for `sync`)
+    /// to send back, or `None` when there is nothing to say.
+    async fn answer(&self, bytes: &[u8]) -> Option<ServerMessage> {
         if bytes.len() > MAX_MESSAGE {
-            return error_message(None, &AppError::TooLarge);
+            return Some(ServerMessage::error(None, &AppError::TooLarge));
         }
         match serde_json::from_slice::<ClientMessage>(bytes) {
-            Ok(ClientMessage::Ping { .. }) => json!({"type": "pong"}),
+            Ok(ClientMessage::Ping { .. }) => Some(ServerMessage::Pong),
+            Ok(ClientMessage::Sync { .. }) => {
+                let room = self.cell.room.lock().await;
+                Some(ServerMessage::state(&room, self.you(&room)))
+            }
             Ok(msg) => self.act(msg).await,
-            Err(err) => error_message(None, &AppError::BadJson(err.to_string())),
+            Err(err) => Some(ServerMessage::error(
+                None,
+                &AppError::BadJson(err.to_string()),
+            )),
         }
     }
 
     /// Runs a client action; the answer is an `ack`, an `error`, or nothing (no id, success).
-    async fn act(&self, msg: ClientMessage) -> Value {
+    async fn act(&self, msg: ClientMessage) -> Option<ServerMessage> {
         let (id, result) = match msg {
             ClientMessage::Move { id, mv } => {
                 let result = match check_move_id(id.as_deref()) {
@@ -342,12 +392,13 @@ impl Session {
                     .await,
                 )
             }
-            ClientMessage::Ping { .. } => return json!({"type": "pong"}),
+            ClientMessage::Ping { .. } => return Some(ServerMessage::Pong),
+            ClientMessage::Sync { .. } => return None,
         };
         match (result, id) {
-            (Ok(applied), Some(id)) => json!({"type": "ack", "id": id, "applied": applied}),
-            (Ok(_), None) => Value::Null,
-            (Err(err), id) => error_message(id.as_deref(), &err),
+            (Ok(applied), Some(id)) => Some(ServerMessage::Ack { id, applied }),
+            (Ok(_), None) => None,
+            (Err(err), id) => Some(ServerMessage::error(id.as_deref(), &err)),
         }
     }
 

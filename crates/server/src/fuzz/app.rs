@@ -976,7 +976,11 @@ impl Target for Ws {
         let state = w.state.clone();
         let ip = peer(rng).ip();
         let answer =
-            w.rt.block_on(crate::ws::answer_detached(&state, &code, token, ip, &bytes));
+            w.rt.block_on(crate::ws::answer_detached(&state, &code, token, ip, &bytes))
+                .map(|a| {
+                    a.and_then(|m| serde_json::to_value(m).ok())
+                        .unwrap_or(Value::Null)
+                });
         match answer {
             Ok(Value::Null) => {}
             Ok(answer) => {
@@ -984,7 +988,7 @@ impl Target for Ws {
                 if kind == "ack" && answer["applied"] == true {
                     w.ws_acks += 1;
                 }
-                let typed = matches!(kind, "ack" | "pong")
+                let typed = matches!(kind, "ack" | "pong" | "state")
                     || (kind == "error" && answer["code"].is_string());
                 if !typed || answer["code"] == "internal" {
                     let what = format!("{}: {answer}", w.last);

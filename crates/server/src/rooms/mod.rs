@@ -24,6 +24,7 @@ use crate::error::AppError;
 use crate::room::{Change, Room};
 use crate::store::{Store, StoreError};
 use crate::token;
+use crate::wire::Published;
 
 pub use commit::{CommitOptions, CommitProbe, MAX_BATCH};
 
@@ -43,6 +44,9 @@ pub enum Update {
         events: Vec<(i64, Value)>,
         /// The room after the change.
         room: Arc<Room>,
+        /// Its messages, serialised once for every connection (`None` when nobody was
+        /// listening).
+        wire: Option<Published>,
     },
     /// A seat's presence flipped (memory only: no version, nothing stored; see
     /// [`Rooms::presence`]).
@@ -300,11 +304,15 @@ impl Rooms {
         if let Some(observer) = self.observer.get() {
             observer(&room, &events);
         }
-        // No receiver is fine: nobody is watching.
-        let _ = cell.tx.send(Arc::new(Update::Change {
-            events,
-            room: room.clone(),
-        }));
+        // Nobody listening: nothing to build, and no receiver is fine.
+        if cell.tx.receiver_count() > 0 {
+            let wire = Some(Published::new(&events, &room));
+            let _ = cell.tx.send(Arc::new(Update::Change {
+                events,
+                room: room.clone(),
+                wire,
+            }));
+        }
         self.after_change(cell, &room);
     }
 

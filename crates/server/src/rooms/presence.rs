@@ -6,9 +6,8 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
-
 use super::{RoomCell, Rooms, Update};
+use crate::wire::ServerMessage;
 
 impl Rooms {
     /// A connection presenting `token` opened (`delta` 1) or closed (-1). Counts it for the
@@ -32,7 +31,11 @@ impl Rooms {
             return None;
         }
         if let Some(online) = room.presence(found, delta) {
-            let wire = Utf8Bytes::from(presence_message(found, online));
+            let wire = ServerMessage::Presence {
+                seat: found,
+                online,
+            }
+            .to_text();
             // No receiver is fine: nobody else is watching.
             let _ = cell.tx.send(Arc::new(Update::Presence {
                 seat: found,
@@ -42,9 +45,4 @@ impl Rooms {
         }
         Some(found)
     }
-}
-
-/// `{"type":"presence","seat":n,"online":b}`.
-fn presence_message(seat: usize, online: bool) -> String {
-    format!(r#"{{"type":"presence","seat":{seat},"online":{online}}}"#)
 }

@@ -267,13 +267,23 @@ impl Client {
             req.headers_mut().insert("cookie", cookie.parse().unwrap());
         }
         let (stream, _) = tokio_tungstenite::connect_async(req).await.unwrap();
-        Ws { stream }
+        Ws {
+            stream,
+            room: None,
+            pending: std::collections::VecDeque::new(),
+        }
     }
 }
 
-/// A WebSocket client.
+/// A WebSocket client. It follows the room as the page does (web/js/delta.js): [`Ws::next`]
+/// gives every `delta` as the `event` messages of its events followed by a `state` of the room
+/// it leads to (with the legal moves of the `turn` that follows it for the seat to move), as the
+/// server sent before deltas; [`Ws::next_raw`] gives the messages as they came.
 pub struct Ws {
     pub stream: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The room as followed from the messages (the server's JSON).
+    pub room: Option<Value>,
+    pending: std::collections::VecDeque<Value>,
 }
 
 impl Ws {
@@ -288,8 +298,8 @@ impl Ws {
         self.stream.send(Message::text(text)).await.unwrap();
     }
 
-    /// The next JSON message (skipping pings), failing after 10 s.
-    pub async fn next(&mut self) -> Value {
+    /// The next JSON message as the server sent it (skipping pings), failing after 10 s.
+    pub async fn next_raw(&mut self) -> Value {
         loop {
             let msg = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
                 .await
@@ -300,6 +310,58 @@ impl Ws {
                 Message::Text(t) => return serde_json::from_str(&t).unwrap(),
                 Message::Close(_) => panic!("socket closed"),
                 _ => continue,
+            }
+        }
+    }
+
+    /// The next message, deltas given as events and a state (see [`Ws`]).
+    pub async fn next(&mut self) -> Value {
+        loop {
+            if let Some(msg) = self.pending.pop_front() {
+                return msg;
+            }
+            let msg = self.next_raw().await;
+            match msg["type"].as_str().unwrap_or("") {
+                "state" => {
+                    self.room = Some(msg["room"].clone());
+                    return msg;
+                }
+                "delta" => {
+                    let room = self.room.as_ref().expect("a delta after a state");
+                    let next = apply_delta(room, &msg).expect("deltas without a gap");
+                    for e in msg["events"].as_array().unwrap() {
+                        let mut event = e.clone();
+                        event["type"] = "event".into();
+                        self.pending.push_back(event);
+                    }
+                    let awaits_turn = next["status"] == "playing"
+                        && !next["you"].is_null()
+                        && next["play"]["to_move"] == next["you"];
+                    if !awaits_turn {
+                        self.pending.push_back(
+                            json!({"type": "state", "version": next["version"], "room": next}),
+                        );
+                    }
+                    self.room = Some(next);
+                }
+                "turn" => {
+                    let room = self.room.as_mut().expect("a turn after a state");
+                    assert_eq!(
+                        msg["version"], room["version"],
+                        "a turn for the room's version"
+                    );
+                    room["play"]["legal_moves"] = msg["legal_moves"].clone();
+                    let state = json!({"type": "state", "version": room["version"], "room": room});
+                    self.pending.push_back(state);
+                }
+                "presence" => {
+                    if let Some(room) = self.room.as_mut() {
+                        let seat = msg["seat"].as_u64().unwrap() as usize;
+                        room["seats"][seat]["online"] = msg["online"].clone();
+                    }
+                    return msg;
+                }
+                _ => return msg,
             }
         }
     }
@@ -325,6 +387,50 @@ impl Ws {
             }
         }
     }
+}
+
+/// `room` (the server's JSON) after the `delta` message `msg`, as web/js/delta.js applies it;
+/// `None` on a gap in the versions.
+pub fn apply_delta(room: &Value, msg: &Value) -> Option<Value> {
+    let events = msg["events"].as_array()?;
+    if events.first()?["version"].as_i64()? != room["version"].as_i64()? + 1 {
+        return None;
+    }
+    let mut moves = room["play"]["moves"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for e in events {
+        let event = &e["event"];
+        match event["kind"].as_str() {
+            Some("started") => moves.clear(),
+            Some("move") => {
+                let mut record = event.clone();
+                record.as_object_mut().unwrap().remove("kind");
+                moves.push(record);
+            }
+            _ => {}
+        }
+    }
+    let shared = &msg["room"];
+    let mut next = room.clone();
+    next["version"] = msg["version"].clone();
+    for key in ["status", "game_no", "seats"] {
+        next[key] = shared[key].clone();
+    }
+    if let Some(settings) = shared.get("settings") {
+        next["settings"] = settings.clone();
+    }
+    next["play"] = match &shared["play"] {
+        Value::Null => Value::Null,
+        play => {
+            let mut play = play.clone();
+            play["moves"] = Value::Array(moves);
+            play["legal_moves"] = json!([]);
+            play
+        }
+    };
+    Some(next)
 }
 
 /// A tiny deterministic generator for the scripted players.
