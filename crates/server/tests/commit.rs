@@ -46,7 +46,12 @@ async fn wait_until(what: &str, check: impl Fn() -> bool) {
 
 /// Whether `msg` tells of a move (an event, or a state with more moves than `moves_before`).
 fn tells_move(msg: &Value, moves_before: usize) -> bool {
-    (msg["type"] == "event" && msg["event"]["kind"] == "move")
+    let is_move = |e: &Value| e["kind"] == "move";
+    (msg["type"] == "event" && is_move(&msg["event"]))
+        || (msg["type"] == "delta"
+            && msg["events"]
+                .as_array()
+                .is_some_and(|es| es.iter().any(|e| is_move(&e["event"]))))
         || (msg["type"] == "state"
             && msg["room"]["play"]["moves"]
                 .as_array()
