@@ -25,6 +25,8 @@ mod selfplay;
 mod serve;
 #[cfg(feature = "ai")]
 mod tune;
+#[cfg(feature = "ai")]
+mod tune_cc;
 
 #[derive(Parser)]
 #[command(

@@ -6,11 +6,13 @@
 //! rotating game by game over the same opening; A's score for a game is `(K − place) / (K − 1)`
 //! (1 first, 0 last), so that equal players score 50 %.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use dames_ai::cc::eval::{self, Tables as CcTables, Weights};
 use dames_ai::{Budget, Level, Limits, Rng};
 
 use crate::score::{elo, wilson};
@@ -66,6 +68,17 @@ pub struct Args {
     /// Print every game's result.
     #[arg(long)]
     verbose: bool,
+    /// Chinese checkers evaluation weights of A, e.g. `home=8,lane=2` (the others as the CPU
+    /// players use them; names: straggler, home, lane, tempo).
+    #[arg(long)]
+    a_weights: Option<String>,
+    /// The same for B.
+    #[arg(long)]
+    b_weights: Option<String>,
+    /// Write every Chinese checkers game to this file, one line each: seat 0's score, then the
+    /// moves as `from-to` hole indices (the data of `dames tune cc-fit`).
+    #[arg(long)]
+    record: Option<PathBuf>,
 }
 
 /// A player of the match.
@@ -115,12 +128,16 @@ struct Setup {
     random_plies: usize,
     cc_rules: Option<chinese_checkers::Rules>,
     variant: draughts::Variant,
+    /// Evaluation tables of A and B (Chinese checkers) when not the default ones.
+    tables: [Option<&'static CcTables>; 2],
 }
 
 /// One game's result for A, and per-player move statistics.
 #[derive(Default)]
 struct Tally {
     score: f64,
+    /// The game as `dames tune cc-fit` reads it (Chinese checkers, with --record).
+    record: Option<String>,
     moves: [u64; 2],
     time: [Duration; 2],
     nodes: [u64; 2],
@@ -151,6 +168,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(r) => 2 * usize::from(r.players),
         None => 4,
     });
+    let weights = |text: &Option<String>| -> anyhow::Result<Option<&'static CcTables>> {
+        let Some(text) = text else { return Ok(None) };
+        let w = Weights::TUNED
+            .with(text)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Some(eval::leak_tables(w)))
+    };
+    let tables = [weights(&args.a_weights)?, weights(&args.b_weights)?];
+    if cc_rules.is_none() && (tables.iter().any(Option::is_some) || args.record.is_some()) {
+        bail!("--a-weights, --b-weights and --record are for Chinese checkers");
+    }
     let setup = Arc::new(Setup {
         a,
         b,
@@ -163,6 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         random_plies,
         cc_rules,
         variant,
+        tables,
     });
     let next = Arc::new(AtomicUsize::new(0));
     let results = Arc::new(Mutex::new(Vec::<(usize, Tally)>::new()));
@@ -191,7 +220,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for w in workers {
         w.join().map_err(|_| anyhow::anyhow!("a game panicked"))?;
     }
-    let results = results.lock().expect("results");
+    let mut results = results.lock().expect("results");
+    if let Some(path) = &args.record {
+        results.sort_by_key(|(g, _)| *g);
+        let mut out = String::new();
+        for (_, tally) in results.iter() {
+            if let Some(line) = &tally.record {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+    }
     report(&args, &setup, &results, started.elapsed());
     Ok(())
 }
@@ -220,6 +260,7 @@ fn play_cc(setup: &Setup, rules: chinese_checkers::Rules, g: usize) -> Tally {
     let mut game = Game::new(rules, Seat(0)).expect("valid rules");
     let mut rng = Rng::new(setup.seed.wrapping_mul(0x9E37) ^ opening as u64);
     let mut tally = Tally::default();
+    let mut played = Vec::new();
     let mut ply = 0;
     while !game.is_over() {
         let mover = game.to_move().index();
@@ -233,7 +274,13 @@ fn play_cc(setup: &Setup, rules: chinese_checkers::Rules, g: usize) -> Tally {
             let mv = match player {
                 Player::Greedy => dames_ai::cc::greedy(&game, l.seed),
                 Player::Level(level, multi) => {
-                    dames_ai::cc::analyse_with(&game, level, &l, &setup.budget, multi).map(|a| {
+                    let search =
+                        || dames_ai::cc::analyse_with(&game, level, &l, &setup.budget, multi);
+                    let analysis = match setup.tables[side] {
+                        Some(tables) => eval::with_tables(tables, search),
+                        None => search(),
+                    };
+                    analysis.map(|a| {
                         tally.nodes[side] += a.nodes;
                         tally.depth[side] += u64::from(a.depth);
                         a.best
@@ -246,7 +293,20 @@ fn play_cc(setup: &Setup, rules: chinese_checkers::Rules, g: usize) -> Tally {
         };
         let Some(mv) = mv else { break };
         game.play(mv).expect("the AI plays legal moves");
+        played.push(format!("{}-{}", mv.from.index(), mv.to.index()));
         ply += 1;
+    }
+    if k == 2 {
+        let seat0 = game.outcome().map_or(0.5, |o| {
+            if o.is_draw() {
+                0.5
+            } else if o.place(Seat(0)) == Some(1) {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        tally.record = Some(format!("{seat0} {}", played.join(" ")));
     }
     let place = game
         .outcome()

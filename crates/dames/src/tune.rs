@@ -34,6 +34,8 @@ pub enum Command {
     Pdn(PdnArgs),
     /// Fit the evaluation's weights on position files and write them as Rust.
     Fit(FitArgs),
+    /// Fit the Chinese checkers evaluation's weights on recorded self-play games.
+    CcFit(crate::tune_cc::FitArgs),
 }
 
 /// Options of `dames tune gen`.
@@ -97,6 +99,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Gen(args) => gen(&args),
         Command::Pdn(args) => pdn(&args),
         Command::Fit(args) => fit(&args),
+        Command::CcFit(args) => crate::tune_cc::fit(&args),
     }
 }
 

@@ -5,6 +5,7 @@
 //! on the tip). A seat's value is the sum over its sets; the searching seat's utility is its value
 //! minus the best of its unfinished opponents' (the race that decides its place).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use chinese_checkers::{Camp, Cell, Game, Seat};
@@ -13,19 +14,82 @@ use chinese_checkers::{Camp, Cell, Game, Seat};
 pub const PER_HOLE: i32 = 10;
 /// Bonus of a finished seat over any unfinished value.
 const FINISHED: i32 = 2_000;
-/// A piece inside its destination camp (it will not have to be brought in any more).
-const HOME: i32 = 6;
-/// The side to move is about one move ahead in a race.
-pub const TEMPO: i32 = 12;
-/// A jump lane: a piece with a forward jump ready (a piece to jump over, an empty hole beyond,
-/// at least two holes of progress).
-const LANE: i32 = 3;
+
+/// The evaluation's weights, in centi-units beside [`PER_HOLE`] (which sets the scale).
+/// [`Weights::TUNED`] is what the CPU players use; `dames tune cc-fit` fits them on self-play
+/// games (docs/ai.md, "Chinese checkers weights").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The straggler term: a piece at `d` holes from the tip costs `d² × straggler / 100` more
+    /// (a piece left behind costs more than its distance).
+    pub straggler: i32,
+    /// A piece inside its destination camp (it will not have to be brought in any more).
+    pub home: i32,
+    /// A jump lane: a piece with a forward jump ready (a piece to jump over, an empty hole
+    /// beyond, at least two holes of progress).
+    pub lane: i32,
+    /// The side to move is about one move ahead in a race (2 players).
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The weights set by hand before any tuning.
+    pub const HAND: Weights = Weights {
+        straggler: 25,
+        home: 6,
+        lane: 3,
+        tempo: 12,
+    };
+
+    /// The weights the CPU players use.
+    pub const TUNED: Weights = Weights::HAND;
+
+    /// Parses `straggler=25,home=6,lane=3,tempo=12` (any subset; the others from `self`).
+    ///
+    /// # Errors
+    /// An unknown name or a value that is not an integer.
+    pub fn with(mut self, text: &str) -> Result<Weights, String> {
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got {part:?}"))?;
+            let value: i32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{name}: not an integer: {value:?}"))?;
+            match name.trim() {
+                "straggler" => self.straggler = value,
+                "home" => self.home = value,
+                "lane" => self.lane = value,
+                "tempo" => self.tempo = value,
+                other => {
+                    return Err(format!(
+                        "unknown weight {other:?} (straggler, home, lane, tempo)"
+                    ))
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+impl std::fmt::Display for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "straggler={},home={},lane={},tempo={}",
+            self.straggler, self.home, self.lane, self.tempo
+        )
+    }
+}
 
 /// Up to three forward jumps from a hole: (hole jumped over, landing hole); 255 = none.
 type Lanes = [[(u8, u8); 3]; 121];
 
 /// Per colour (camp the set started from), per hole: the value of a piece of that set there.
 pub struct Tables {
+    /// The weights the tables were built with.
+    pub weights: Weights,
     /// `[camp size 10/15][colour][hole]`.
     piece: [[[i32; 121]; 6]; 2],
     /// Tip distance, `[colour][hole]` (to the tip of the destination).
@@ -34,14 +98,43 @@ pub struct Tables {
     lanes: [Lanes; 6],
 }
 
-/// The evaluation tables, built once.
+/// The evaluation tables: those of [`Weights::TUNED`], built once, unless this thread is inside
+/// [`with_tables`].
+#[inline]
 pub fn tables() -> &'static Tables {
+    if OVERRIDDEN.load(Ordering::Relaxed) {
+        if let Some(t) = OVERRIDE.with(std::cell::Cell::get) {
+            return t;
+        }
+    }
     static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build)
+    TABLES.get_or_init(|| build(Weights::TUNED))
 }
 
-fn build() -> Tables {
+/// Set once any thread has used [`with_tables`]: until then [`tables`] reads no thread-local.
+static OVERRIDDEN: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    static OVERRIDE: std::cell::Cell<Option<&'static Tables>> = const { std::cell::Cell::new(None) };
+}
+
+/// Tables for other weights, kept for the life of the process (matches and tuning build a few).
+pub fn leak_tables(weights: Weights) -> &'static Tables {
+    Box::leak(Box::new(build(weights)))
+}
+
+/// Runs `f` with `tables` as this thread's evaluation (a match between two sets of weights).
+pub fn with_tables<R>(tables: &'static Tables, f: impl FnOnce() -> R) -> R {
+    OVERRIDDEN.store(true, Ordering::Relaxed);
+    let previous = OVERRIDE.with(|c| c.replace(Some(tables)));
+    let out = f();
+    OVERRIDE.with(|c| c.set(previous));
+    out
+}
+
+fn build(weights: Weights) -> Tables {
     let mut t = Tables {
+        weights,
         piece: [[[0; 121]; 6]; 2],
         tip: [[0; 121]; 6],
         lanes: [[[(255, 255); 3]; 121]; 6],
@@ -53,12 +146,12 @@ fn build() -> Tables {
             t.tip[colour as usize][cell.index() as usize] = d as u8;
             for (size, pieces) in [(0, 10u8), (1, 15u8)] {
                 let home = if dest.cells(pieces).contains(cell) {
-                    HOME
+                    weights.home
                 } else {
                     0
                 };
                 t.piece[size][colour as usize][cell.index() as usize] =
-                    home - d * PER_HOLE - d * d / 4;
+                    home - d * PER_HOLE - d * d * weights.straggler / 100;
             }
             let mut k = 0;
             for dir in 0..6 {
@@ -108,7 +201,7 @@ pub fn seat_value(game: &Game, seat: Seat) -> i32 {
             if home >> cell.index() & 1 == 0 {
                 for &(over, land) in &t.lanes[colour as usize][cell.index() as usize] {
                     if over != 255 && occupied >> over & 1 == 1 && occupied >> land & 1 == 0 {
-                        v += LANE;
+                        v += t.weights.lane;
                     }
                 }
             }
@@ -123,6 +216,37 @@ pub fn seat_value(game: &Game, seat: Seat) -> i32 {
 }
 
 use chinese_checkers::Bitboard;
+
+/// The terms of `seat`'s value before weighting (for fitting the weights): the sum of its
+/// pieces' distances to their destination's tip, the sum of their squares, the pieces in their
+/// destination, and the jump lanes ready. With the king term left out (Japanese rules) and the
+/// straggler term's rounding, `seat_value` is `home × w.home − PER_HOLE × Σd − Σd² × w.straggler /
+/// 100 + lanes × w.lane`.
+pub fn terms(game: &Game, seat: Seat) -> [i32; 4] {
+    let t = tables();
+    let pieces = game.rules().pieces;
+    let occupied = game.occupied().0;
+    let mut out = [0; 4];
+    for &camp in game.rules().seat_camps(seat) {
+        let colour = camp.index();
+        let home = camp.opposite().cells(pieces).0;
+        for cell in game.set_pieces(camp) {
+            let d = i32::from(t.tip(colour, cell));
+            out[0] += d;
+            out[1] += d * d;
+            if home >> cell.index() & 1 == 1 {
+                out[2] += 1;
+            } else {
+                for &(over, land) in &t.lanes[colour as usize][cell.index() as usize] {
+                    if over != 255 && occupied >> over & 1 == 1 && occupied >> land & 1 == 0 {
+                        out[3] += 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
 
 /// Every seat's value.
 pub fn values(game: &Game) -> [i32; 6] {
@@ -159,6 +283,46 @@ mod tests {
         let mv = moved.legal_moves_vec()[0];
         moved.play(mv).unwrap();
         assert_ne!(values(&moved)[0], v[0]);
+    }
+
+    #[test]
+    fn the_terms_weighted_give_the_value() {
+        let flat = leak_tables(Weights {
+            straggler: 0,
+            ..Weights::HAND
+        });
+        let mut game = Game::new(Rules::default(), Seat(0)).unwrap();
+        for ply in 0..40 {
+            let moves = game.legal_moves_vec();
+            let mv = moves[(ply * 7) % moves.len()];
+            game.play(mv).unwrap();
+            for seat in [Seat(0), Seat(1)] {
+                let [d, _, home, lanes] = terms(&game, seat);
+                let w = Weights::HAND;
+                let expected = home * w.home - PER_HOLE * d + lanes * w.lane;
+                assert_eq!(with_tables(flat, || seat_value(&game, seat)), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn weights_parse_and_print_alike() {
+        let w = Weights::HAND.with("home=9, tempo=-3").unwrap();
+        assert_eq!((w.home, w.tempo, w.lane), (9, -3, Weights::HAND.lane));
+        assert_eq!(Weights::HAND.with(&w.to_string()).unwrap(), w);
+        assert!(Weights::HAND.with("speed=3").is_err());
+        assert!(Weights::HAND.with("home=x").is_err());
+    }
+
+    #[test]
+    fn other_tables_apply_on_this_thread_only_inside_with_tables() {
+        let other = leak_tables(Weights {
+            home: 1_000,
+            ..Weights::HAND
+        });
+        assert_eq!(tables().weights, Weights::TUNED);
+        with_tables(other, || assert_eq!(tables().weights.home, 1_000));
+        assert_eq!(tables().weights, Weights::TUNED);
     }
 
     #[test]

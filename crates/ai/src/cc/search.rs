@@ -7,7 +7,7 @@
 
 use chinese_checkers::{Game, Move, MoveList, Seat};
 
-use super::eval::{self, tables, TEMPO};
+use super::eval::{self, tables};
 use crate::search::{pick, pvs, Pv, Step, Tree};
 use crate::time::Clock;
 use crate::tt::{cutoff, Bound, Tt};
@@ -89,10 +89,11 @@ impl Searcher {
         let values = eval::values(game);
         let mut u = eval::utility(game, &values, self.root);
         if self.players == 2 {
+            let tempo = tables().weights.tempo;
             u += if game.to_move() == self.root {
-                TEMPO
+                tempo
             } else {
-                -TEMPO
+                -tempo
             };
         }
         u
