@@ -248,6 +248,7 @@ const fr = {
   err_room_full: 'Cette partie est complète.',
   err_seat_taken: 'Cette place vient d’être prise.',
   err_rate_limited: 'Trop d’essais : patientez un peu.',
+  err_too_many_cpu_games: 'Trop de parties contre le CPU en cours : terminez-en une d’abord.',
   err_not_your_turn: 'Ce n’est pas votre tour.',
   err_illegal_move: 'Coup refusé par le serveur.',
   err_invalid_name: 'Nom invalide : 1 à 24 caractères.',
@@ -555,6 +556,7 @@ const en = {
   err_room_full: 'This game is full.',
   err_seat_taken: 'This seat was just taken.',
   err_rate_limited: 'Too many attempts: please wait a little.',
+  err_too_many_cpu_games: 'Too many games against the CPU at once: finish one first.',
   err_not_your_turn: 'It is not your turn.',
   err_illegal_move: 'Move refused by the server.',
   err_invalid_name: 'Invalid name: 1 to 24 characters.',
@@ -800,6 +802,7 @@ export function errorText(e) {
     cross_site: 'err_cross_site',
     timeout: 'err_network',
     too_many_connections: 'err_rate_limited',
+    too_many_cpu_games: 'err_too_many_cpu_games',
     overloaded: 'err_busy',
   };
   const k = map[e.code];

@@ -154,6 +154,11 @@ pub struct Limits {
     pub join: Rate,
     /// Lookups of codes that name no room (the brute-force guard).
     pub unknown_code: Rate,
+    /// Games against CPUs being played at once per browser (`too_many_cpu_games`): each keeps
+    /// the CPU players' pool busy as long as it lasts.
+    pub cpu_games_per_client: usize,
+    /// Games against CPUs being played at once per client address (IPv6: per /64).
+    pub cpu_games_per_ip: usize,
 }
 
 impl Default for Limits {
@@ -172,6 +177,8 @@ impl Default for Limits {
                 burst: 10,
                 per_minute: 10,
             },
+            cpu_games_per_client: 5,
+            cpu_games_per_ip: 30,
         }
     }
 }

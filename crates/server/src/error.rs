@@ -164,6 +164,9 @@ pub enum AppError {
     /// The request was not received in time (crate::net::limits).
     #[error("the request took too long to arrive")]
     Timeout,
+    /// The caller already plays its share of games against CPUs at once (Limits).
+    #[error("too many games against the CPU at once: finish one first")]
+    TooManyCpuGames,
     /// Too many open connections or WebSockets from this address (crate::net::limits).
     #[error("too many connections from your address")]
     TooManyConnections,
@@ -205,6 +208,7 @@ impl AppError {
             Self::NotJson => "not_json",
             Self::Timeout => "timeout",
             Self::TooManyConnections => "too_many_connections",
+            Self::TooManyCpuGames => "too_many_cpu_games",
             Self::Overloaded => "overloaded",
             Self::Internal => "internal",
         }
@@ -235,7 +239,7 @@ impl AppError {
             Self::CrossSite => StatusCode::FORBIDDEN,
             Self::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,
-            Self::TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyConnections | Self::TooManyCpuGames => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -67,6 +67,8 @@ async fn upgrade(
         you: None,
         sent: 0,
         _slot: slot,
+        ip: caller.ip,
+        client: caller.client,
     };
     Ok(ws
         .read_buffer_size(READ_BUFFER)
@@ -90,6 +92,9 @@ struct Session {
     sent: i64,
     /// This socket's place in its address's WebSocket count (crate::net::limits).
     _slot: crate::net::limits::Slot,
+    /// Who connected: the address and browser the limits count.
+    ip: std::net::IpAddr,
+    client: String,
 }
 
 /// A client message.
@@ -144,6 +149,8 @@ pub async fn answer_detached(
         you: None,
         sent: 0,
         _slot: state.websockets.open(ip)?,
+        ip,
+        client: String::new(),
     };
     Ok(session.answer(bytes).await)
 }
@@ -384,9 +391,13 @@ impl Session {
             ),
             ClientMessage::Rematch { id, ready } => {
                 let random = random_u64();
+                let (rooms, limits) = (&self.state.rooms, &self.state.config.limits);
                 (
                     id,
                     self.with_seat(move |room, seat, ch, now| {
+                        if ready {
+                            rooms.check_cpu_games(Some(room), self.ip, &self.client, limits)?;
+                        }
                         room.rematch(seat, ready, random, now, ch).map(|()| true)
                     })
                     .await,

@@ -121,3 +121,78 @@ async fn a_game_with_no_person_left_in_play_stops_at_once_and_stays_stopped() {
     assert_eq!(kinds.last(), Some(&"stop"), "{kinds:?}");
     assert!(kinds.contains(&"resign"), "{kinds:?}");
 }
+
+/// A client of the browser `id` (its `dames_client` cookie on every request).
+fn browser(server: &Server, id: &str) -> Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    let cookie = format!("dames_client={id}");
+    headers.insert("cookie", cookie.parse().unwrap());
+    let mut client = server.client();
+    client.http = reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap();
+    client
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_against_cpus_are_capped_per_browser_and_per_address() {
+    let server = Server::start_with(|c| {
+        c.limits.enabled = true;
+        c.limits.cpu_games_per_ip = 7;
+    })
+    .await;
+    let (ana, bo) = (
+        "a0000000000000000000000000000001",
+        "b0000000000000000000000000000002",
+    );
+    let vs_cpu = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
+    let mut games = Vec::new();
+    for _ in 0..5 {
+        let mut c = browser(&server, ana);
+        c.create(vs_cpu.clone()).await;
+        games.push(c);
+    }
+    // A sixth one from the same browser is refused, however it is started.
+    let mut sixth = browser(&server, ana);
+    let refused = sixth.post("/api/rooms", vs_cpu.clone()).await;
+    refused.expect_error(429, "too_many_cpu_games");
+    sixth
+        .create(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    sixth.act("seats/1", json!({"cpu": "facile"})).await.ok();
+    sixth
+        .act("start", json!({}))
+        .await
+        .expect_error(429, "too_many_cpu_games");
+    // Another browser of the same address, up to the address's cap (7).
+    for n in 0..3 {
+        let answer = browser(&server, bo)
+            .post("/api/rooms", vs_cpu.clone())
+            .await;
+        if n < 2 {
+            assert_eq!(answer.status, 201, "{}", answer.body);
+        } else {
+            answer.expect_error(429, "too_many_cpu_games");
+        }
+    }
+    // Finishing a game frees its place; its rematch takes it again.
+    let first = &games[0];
+    first.act("resign", json!({})).await.ok();
+    sixth.start().await;
+    first
+        .act("rematch", json!({"ready": true}))
+        .await
+        .expect_error(429, "too_many_cpu_games");
+    let mut ws = first.ws(0).await;
+    ws.send(json!({"type": "rematch", "id": "r1", "ready": true}))
+        .await;
+    let answer = loop {
+        let msg = ws.next().await;
+        if msg["id"] == "r1" {
+            break msg;
+        }
+    };
+    assert_eq!(answer["type"], "error", "{answer}");
+    assert_eq!(answer["code"], "too_many_cpu_games", "{answer}");
+}

@@ -210,6 +210,10 @@ async fn create(
         }
     };
     let cpu = body.cpu.map(|c| c.levels(seats - 1)).transpose()?;
+    if cpu.is_some() {
+        let limits = &state.config.limits;
+        (state.rooms).check_cpu_games(None, caller.ip, &caller.client, limits)?;
+    }
     state
         .limiter
         .take(Limit::Create, caller.ip, Some(&caller.client))?;
@@ -241,6 +245,7 @@ async fn create(
         })
         .await?;
     let room = cell.room.lock().await;
+    state.rooms.claim_cpu_game(&room.code, caller.ip);
     Ok(seat_answer(
         &state,
         StatusCode::CREATED,
@@ -448,10 +453,14 @@ async fn start(
     Path(code): Path<String>,
 ) -> Result<Json<RoomView>, AppError> {
     let random = random_u64();
-    act(&state, &caller, &code, true, |room, _, ch, now| {
+    let limits = &state.config.limits;
+    let view = act(&state, &caller, &code, true, |room, _, ch, now| {
+        (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
         room.start(random, now, ch)
     })
-    .await
+    .await?;
+    state.rooms.claim_cpu_game(&view.code, caller.ip);
+    Ok(view)
 }
 
 #[derive(Deserialize)]
@@ -556,7 +565,11 @@ async fn rematch(
     JsonBody(body): JsonBody<RematchBody>,
 ) -> Result<Json<RoomView>, AppError> {
     let random = random_u64();
+    let limits = &state.config.limits;
     act(&state, &caller, &code, false, |room, seat, ch, now| {
+        if body.ready {
+            (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
+        }
         room.rematch(seat, body.ready, random, now, ch)
     })
     .await

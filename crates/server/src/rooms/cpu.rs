@@ -3,15 +3,18 @@
 //! ([`CpuJob`]) computes its move on the pool of [`super::scheduler`] and plays it through
 //! [`Rooms::mutate`] once its think time is over. Hints are computed on the same pool.
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::{RoomCell, Rooms};
+use crate::config::Limits;
 use crate::error::AppError;
 use crate::game::MoveInput;
 use crate::protocol::LegalMove;
-use crate::room::Room;
+use crate::room::{Occupant, Room, Status};
 use crate::token;
 
 /// The CPU turn being thought in a room: which turn it is, and its cancellation flag.
@@ -24,6 +27,7 @@ pub(super) struct CpuTurn {
 impl Rooms {
     /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
     pub(super) fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
+        self.cpu_games.update(room);
         let cpu = room
             .cpu_to_move()
             .filter(|_| !self.closed.load(Ordering::SeqCst));
@@ -57,6 +61,102 @@ impl Rooms {
             cancel,
         };
         tokio::spawn(job.run());
+    }
+}
+
+/// The rooms whose games are against CPUs: who started them and whether one is being played,
+/// so that one browser or one address cannot keep the CPU players' pool busy with many games.
+/// Memory only: after a restart the browsers are known again from the seats, not the addresses.
+#[derive(Debug, Default)]
+pub(super) struct CpuGames(Mutex<HashMap<String, CpuGame>>);
+
+#[derive(Debug, Default)]
+struct CpuGame {
+    /// The host's browser (`dames_client`).
+    client: Option<String>,
+    /// The address that started the first game (a rate-limit key: one /64 for IPv6).
+    ip: Option<IpAddr>,
+    /// A game is being played.
+    live: bool,
+}
+
+/// Whether a CPU sits in `room`.
+fn has_cpu(room: &Room) -> bool {
+    room.seats
+        .iter()
+        .any(|s| matches!(s.occupant, Occupant::Cpu(_)))
+}
+
+impl CpuGames {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, CpuGame>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// After each change of `room`.
+    fn update(&self, room: &Room) {
+        let mut games = self.lock();
+        if room.status == Status::Lobby || !has_cpu(room) {
+            games.remove(&room.code);
+            return;
+        }
+        let game = games.entry(room.code.clone()).or_default();
+        game.live = room.status == Status::Playing;
+        game.client = match room.seats.first().map(|s| &s.occupant) {
+            Some(Occupant::Human { client, .. }) => client.clone(),
+            _ => None,
+        };
+    }
+
+    pub(super) fn forget(&self, code: &str) {
+        self.lock().remove(code);
+    }
+}
+
+impl Rooms {
+    /// Whether the caller (`ip`, `client`) may start a game against CPUs: in `room` if its
+    /// seats hold a CPU (`None`: a new room against CPUs), not counting that room's own game.
+    ///
+    /// # Errors
+    /// `too_many_cpu_games` if the browser or the address already plays its share
+    /// ([`Limits::cpu_games_per_client`], [`Limits::cpu_games_per_ip`]); never with the limits
+    /// off.
+    pub fn check_cpu_games(
+        &self,
+        room: Option<&Room>,
+        ip: IpAddr,
+        client: &str,
+        limits: &Limits,
+    ) -> Result<(), AppError> {
+        if !limits.enabled || room.is_some_and(|r| !has_cpu(r)) {
+            return Ok(());
+        }
+        let ip = crate::net::client_ip::limit_key(ip);
+        let code = room.map(|r| r.code.as_str());
+        let games = self.lock_cpu_games();
+        let others = games
+            .iter()
+            .filter(|(c, g)| g.live && Some(c.as_str()) != code);
+        let (mut by_client, mut by_ip) = (0, 0);
+        for (_, g) in others {
+            by_client += usize::from(g.client.as_deref() == Some(client));
+            by_ip += usize::from(g.ip == Some(ip));
+        }
+        if by_client >= limits.cpu_games_per_client || by_ip >= limits.cpu_games_per_ip {
+            return Err(AppError::TooManyCpuGames);
+        }
+        Ok(())
+    }
+
+    /// Records that address `ip` started the game against CPUs of room `code` (its rematches
+    /// count for it too).
+    pub fn claim_cpu_game(&self, code: &str, ip: IpAddr) {
+        if let Some(game) = self.lock_cpu_games().get_mut(code) {
+            game.ip = Some(crate::net::client_ip::limit_key(ip));
+        }
+    }
+
+    fn lock_cpu_games(&self) -> std::sync::MutexGuard<'_, HashMap<String, CpuGame>> {
+        self.cpu_games.lock()
     }
 }
 

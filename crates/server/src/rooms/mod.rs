@@ -101,6 +101,8 @@ pub struct Rooms {
     cells: Mutex<HashMap<String, Arc<RoomCell>>>,
     /// The CPU players' pool (CPU turns and hints).
     scheduler: Arc<scheduler::Scheduler>,
+    /// Who plays which game against CPUs (their cap per browser and address).
+    cpu_games: cpu::CpuGames,
     /// When each (room code, seat) last asked for a hint (rate limit; pruned as it grows).
     hint_times: Mutex<HashMap<(String, usize), std::time::Instant>>,
     /// Set on shutdown: no change is committed any more, CPU players stop.
@@ -154,6 +156,7 @@ impl Rooms {
             store,
             cells: Mutex::new(HashMap::new()),
             scheduler: scheduler::Scheduler::new(cpu_workers),
+            cpu_games: cpu::CpuGames::default(),
             hint_times: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             observer: std::sync::OnceLock::new(),
@@ -331,6 +334,7 @@ impl Rooms {
         self.cells().remove(code);
         cell.deleted.store(true, Ordering::Relaxed);
         cell.cancel_cpu();
+        self.cpu_games.forget(code);
         let _ = cell.tx.send(Arc::new(Update::Deleted));
         Ok(())
     }
