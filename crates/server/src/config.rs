@@ -154,6 +154,13 @@ pub struct Limits {
     pub join: Rate,
     /// Lookups of codes that name no room (the brute-force guard).
     pub unknown_code: Rate,
+    /// Actions in a room (moves, resignations, draw offers, rematches, seats, settings): per
+    /// seat on the WebSocket, per seat (else browser) over HTTP.
+    pub act: Rate,
+    /// Hints, per seat.
+    pub hint: Rate,
+    /// Reviews and requests, per address.
+    pub feedback: Rate,
     /// Games against CPUs being played at once per browser (`too_many_cpu_games`): each keeps
     /// the CPU players' pool busy as long as it lasts.
     pub cpu_games_per_client: usize,
@@ -176,6 +183,18 @@ impl Default for Limits {
             unknown_code: Rate {
                 burst: 10,
                 per_minute: 10,
+            },
+            act: Rate {
+                burst: 20,
+                per_minute: 600,
+            },
+            hint: Rate {
+                burst: 1,
+                per_minute: 30,
+            },
+            feedback: Rate {
+                burst: 30,
+                per_minute: 1,
             },
             cpu_games_per_client: 5,
             cpu_games_per_ip: 30,

@@ -272,6 +272,9 @@ impl AppError {
     /// The `{"code","message"}` object, with `field` and `detail` when the error has them.
     pub fn to_json(&self) -> Value {
         let mut out = json!({ "code": self.code(), "message": self.to_string() });
+        if let Some(secs) = self.retry_after() {
+            out["retry_after"] = secs.into();
+        }
         if let Some(d) = self.detail() {
             if let Some(field) = &d.field {
                 out["field"] = field.as_str().into();

@@ -1,5 +1,7 @@
-//! In-memory token buckets keyed by client IP and by `dames_client` cookie. Nothing here is
-//! persisted: a restart forgets every counter (docs/storage.md).
+//! The one rate limiter of the server: in-memory token buckets keyed by client IP, by
+//! `dames_client` cookie or by seat, for every action a client can repeat — creating and joining
+//! rooms, looking up codes, acting in a room (HTTP and WebSocket), hints, reviews. Nothing here is
+//! persisted: a restart forgets every counter (docs/storage.md). `--no-rate-limits` turns it off.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -18,12 +20,21 @@ pub enum Action {
     Join,
     /// Looking up a code that names no room.
     UnknownCode,
+    /// An action in a room (a move, a resignation, a draw offer, a rematch, seats, settings…):
+    /// per seat on the WebSocket, per seat or browser over HTTP.
+    Act,
+    /// A hint, per seat.
+    Hint,
+    /// A review or request, per address.
+    Feedback,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
     Ip(IpAddr),
     Client(String),
+    /// A seat, by its token.
+    Seat(String),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +64,9 @@ impl RateLimiter {
             Action::Create => self.limits.create,
             Action::Join => self.limits.join,
             Action::UnknownCode => self.limits.unknown_code,
+            Action::Act => self.limits.act,
+            Action::Hint => self.limits.hint,
+            Action::Feedback => self.limits.feedback,
         }
     }
 
@@ -73,6 +87,24 @@ impl RateLimiter {
         self.apply(action, ip, client, true)
     }
 
+    /// Takes one token for `action` from the seat whose token is `seat`, or fails with
+    /// `rate_limited`.
+    pub fn take_seat(&self, action: Action, seat: &str) -> Result<(), AppError> {
+        self.apply_keys(action, vec![Key::Seat(seat.to_owned())], true)
+    }
+
+    /// Takes one token for `action` from browser `client`, or fails with `rate_limited`.
+    pub fn take_client(&self, action: Action, client: &str) -> Result<(), AppError> {
+        self.apply_keys(action, vec![Key::Client(client.to_owned())], true)
+    }
+
+    /// Takes one token for `action` from address `ip` (IPv6: its /64), or fails with
+    /// `rate_limited`.
+    pub fn take_ip(&self, action: Action, ip: IpAddr) -> Result<(), AppError> {
+        let key = Key::Ip(crate::net::client_ip::limit_key(ip));
+        self.apply_keys(action, vec![key], true)
+    }
+
     fn apply(
         &self,
         action: Action,
@@ -80,6 +112,10 @@ impl RateLimiter {
         client: Option<&str>,
         take: bool,
     ) -> Result<(), AppError> {
+        self.apply_keys(action, Self::keys(ip, client), take)
+    }
+
+    fn apply_keys(&self, action: Action, keys: Vec<Key>, take: bool) -> Result<(), AppError> {
         if !self.limits.enabled {
             return Ok(());
         }
@@ -89,7 +125,6 @@ impl RateLimiter {
         if buckets.len() > 100_000 {
             Self::forget_full(&mut buckets, |a| self.rate(a), now);
         }
-        let keys = Self::keys(ip, client);
         let mut wait = 0.0f64;
         for key in &keys {
             let bucket = buckets.entry((action, key.clone())).or_insert(Bucket {
@@ -170,6 +205,36 @@ mod tests {
             .is_ok());
         // Other actions have their own buckets.
         assert!(l.check(Action::Create, ip, Some("c1")).is_ok());
+    }
+
+    #[test]
+    fn seats_browsers_and_addresses_have_their_own_buckets() {
+        let l = RateLimiter::new(Limits::default());
+        let act = Limits::default().act;
+        for _ in 0..act.burst {
+            l.take_seat(Action::Act, "seat-a").unwrap();
+        }
+        let err = l.take_seat(Action::Act, "seat-a").unwrap_err();
+        assert!(matches!(err, AppError::RateLimited(1)), "{err:?}");
+        l.take_seat(Action::Act, "seat-b").unwrap();
+        l.take_client(Action::Act, "seat-a").unwrap();
+        l.take_seat(Action::Hint, "seat-a").unwrap();
+        assert!(l.take_seat(Action::Hint, "seat-a").is_err());
+        let ip: IpAddr = "2001:db8::1".parse().unwrap();
+        for _ in 0..Limits::default().feedback.burst {
+            l.take_ip(Action::Feedback, ip).unwrap();
+        }
+        // The same /64.
+        assert!(l
+            .take_ip(Action::Feedback, "2001:db8::2".parse().unwrap())
+            .is_err());
+        let off = RateLimiter::new(Limits {
+            enabled: false,
+            ..Limits::default()
+        });
+        for _ in 0..100 {
+            off.take_seat(Action::Hint, "seat-a").unwrap();
+        }
     }
 
     #[test]

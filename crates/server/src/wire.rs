@@ -84,6 +84,9 @@ pub enum ServerMessage {
         /// The reason and its figures.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<Value>,
+        /// `rate_limited` (and the other refusals to retry later): seconds to wait.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after: Option<u64>,
     },
     /// The answer to a `ping`.
     Pong,
@@ -153,6 +156,7 @@ impl ServerMessage {
             message: text("message").unwrap_or_default(),
             field: text("field"),
             detail: json.get("detail").cloned(),
+            retry_after: json.get("retry_after").and_then(Value::as_u64),
         }
     }
 

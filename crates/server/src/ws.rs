@@ -128,6 +128,19 @@ enum ClientMessage {
     },
 }
 
+impl ClientMessage {
+    /// The client's id of the action.
+    fn id(&self) -> Option<&str> {
+        match self {
+            Self::Move { id, .. }
+            | Self::Resign { id }
+            | Self::Draw { id, .. }
+            | Self::Rematch { id, .. } => id.as_deref(),
+            Self::Ping { .. } | Self::Sync { .. } => None,
+        }
+    }
+}
+
 /// Answers one client message of a WebSocket of room `code` presenting `token`, exactly as a
 /// connected session does, without the socket: how [`crate::fuzz`] feeds messages to the
 /// server's own reading and handling code.
@@ -352,11 +365,24 @@ impl Session {
                 let room = self.cell.room.lock().await;
                 Some(ServerMessage::state(&room, self.you(&room)))
             }
-            Ok(msg) => self.act(msg).await,
+            Ok(msg) => match self.limit() {
+                Ok(()) => self.act(msg).await,
+                Err(err) => Some(ServerMessage::error(msg.id(), &err)),
+            },
             Err(err) => Some(ServerMessage::error(
                 None,
                 &AppError::BadJson(err.to_string()),
             )),
+        }
+    }
+
+    /// Takes a token of this socket's room actions ([`crate::ratelimit::Action::Act`]): its
+    /// seat's, else its browser's.
+    fn limit(&self) -> Result<(), AppError> {
+        let act = crate::ratelimit::Action::Act;
+        match &self.token {
+            Some(token) => self.state.limiter.take_seat(act, token),
+            None => self.state.limiter.take_client(act, &self.client),
         }
     }
 

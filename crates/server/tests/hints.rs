@@ -33,7 +33,8 @@ async fn mover_and_other(ana: Client, bo: Client) -> (Client, Client) {
 }
 
 async fn hint_is_legal_and_private(game: &str) {
-    let server = Server::start().await;
+    // With the rate limits on: one hint per seat every 2 s.
+    let server = Server::start_with(|c| c.limits.enabled = true).await;
     let (ana, bo, room) = two_players(&server, game, json!({})).await;
     assert_eq!(room["settings"]["hints"], true, "hints are on by default");
     let (mover, other) = mover_and_other(ana, bo).await;

@@ -3,11 +3,6 @@
 //! problem or propose a rule setting; everything is public with its status. Plain text only: the
 //! server never renders HTML, the client shows it with `textContent`.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
-
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, get};
@@ -17,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::{Caller, JsonBody};
 use crate::error::AppError;
+use crate::ratelimit::Action as Limit;
 use crate::room::valid_name;
 use crate::rooms::{blocking, now_ms};
 use crate::state::AppState;
@@ -28,8 +24,6 @@ pub const MAX_TEXT: usize = 2000;
 const LIST: i64 = 200;
 /// Entries one browser may write per hour.
 pub const PER_CLIENT_HOUR: usize = 5;
-/// Entries one IP address may write per hour (several browsers behind one address).
-pub const PER_IP_HOUR: usize = 30;
 
 /// The routes under `/api`.
 pub fn router() -> Router<AppState> {
@@ -81,28 +75,6 @@ async fn list(State(state): State<AppState>, caller: Caller) -> Result<Json<Valu
     Ok(Json(
         json!({"entries": entries, "can_review": {"cc": cc, "draughts": draughts}}),
     ))
-}
-
-/// Writes per IP address in the last hour (memory only, like the other rate limits).
-fn ip_allows(ip: IpAddr) -> bool {
-    static SEEN: OnceLock<Mutex<HashMap<IpAddr, Vec<Instant>>>> = OnceLock::new();
-    let mut seen = SEEN
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let hour = std::time::Duration::from_secs(3600);
-    seen.retain(|_, times| {
-        times.retain(|t| t.elapsed() < hour);
-        !times.is_empty()
-    });
-    let times = seen
-        .entry(crate::net::client_ip::limit_key(ip))
-        .or_default();
-    if times.len() >= PER_IP_HOUR {
-        return false;
-    }
-    times.push(Instant::now());
-    true
 }
 
 /// Checks the text: NFC, trimmed, 1–[`MAX_TEXT`] characters, no control characters but newlines
@@ -174,9 +146,11 @@ async fn add(
     if !played {
         return Err(AppError::NotPlayed);
     }
-    if limits && (recent >= PER_CLIENT_HOUR || !ip_allows(caller.ip)) {
+    if limits && recent >= PER_CLIENT_HOUR {
         return Err(AppError::RateLimited(3600));
     }
+    // Several browsers behind one address ([`crate::ratelimit::Action::Feedback`]).
+    state.limiter.take_ip(Limit::Feedback, caller.ip)?;
     let mut row = FeedbackRow {
         id: 0,
         kind: kind.to_owned(),

@@ -373,6 +373,7 @@ async fn act(
     op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<(), AppError>,
 ) -> Result<Json<RoomView>, AppError> {
     let cell = lookup(state, caller, code).await?;
+    limit_action(state, caller, &cell).await?;
     state
         .rooms
         .mutate(&cell, |room, ch, now| {
@@ -471,6 +472,19 @@ struct MoveBody {
     mv: Value,
 }
 
+/// Takes a token of the caller's room actions ([`Limit::Act`]): its seat's if it holds one in
+/// the room, else its browser's.
+async fn limit_action(state: &AppState, caller: &Caller, cell: &RoomCell) -> Result<(), AppError> {
+    let token = {
+        let room = cell.room.lock().await;
+        caller.seat_token(&room.code)?
+    };
+    match token {
+        Some(token) => state.limiter.take_seat(Limit::Act, &token),
+        None => state.limiter.take_client(Limit::Act, &caller.client),
+    }
+}
+
 /// Longest client move id.
 pub const MAX_MOVE_ID: usize = 64;
 
@@ -495,6 +509,7 @@ async fn play(
 ) -> Result<Json<MoveAnswer>, AppError> {
     check_move_id(body.id.as_deref())?;
     let cell = lookup(&state, &caller, &code).await?;
+    limit_action(&state, &caller, &cell).await?;
     let applied = state
         .rooms
         .mutate(&cell, |room, ch, now| {
@@ -514,12 +529,14 @@ async fn hint(
     Path(code): Path<String>,
 ) -> Result<Json<HintAnswer>, AppError> {
     let cell = lookup(&state, &caller, &code).await?;
-    let (code, seat, position) = {
+    let (code, token, position) = {
         let room = cell.room.lock().await;
         let seat = seated(&room, &caller)?;
-        (room.code.clone(), seat, room.hint_position(seat)?)
+        let token = caller.seat_token(&room.code)?.unwrap_or_default();
+        (room.code.clone(), token, room.hint_position(seat)?)
     };
-    let mv = state.rooms.hint(&code, seat, position).await?;
+    state.limiter.take_seat(Limit::Hint, &token)?;
+    let mv = state.rooms.hint(&code, position).await?;
     Ok(Json(HintAnswer { mv }))
 }
 

@@ -164,8 +164,6 @@ impl Rooms {
 pub const HINT_TIME: Duration = Duration::from_millis(300);
 /// The level hints are computed at.
 pub const HINT_LEVEL: dames_ai::Level = dames_ai::Level::Difficile;
-/// One hint per seat of a room every this long.
-pub const HINT_EVERY: Duration = Duration::from_secs(2);
 
 impl Rooms {
     /// A hint for `seat` of room `code` in `state`: the AI's move at [`HINT_LEVEL`] within
@@ -173,32 +171,13 @@ impl Rooms {
     /// stored or broadcast.
     ///
     /// # Errors
-    /// `rate_limited` if this seat asked less than [`HINT_EVERY`] ago; `internal` if the AI
-    /// finds nothing.
+    /// `internal` if the AI finds nothing (the rate limit is the caller's:
+    /// [`crate::ratelimit::Action::Hint`]).
     pub async fn hint(
         &self,
         code: &str,
-        seat: usize,
         state: crate::game::GameState,
     ) -> Result<LegalMove, AppError> {
-        {
-            let now = Instant::now();
-            let mut times = self.hint_times.lock().unwrap_or_else(|e| e.into_inner());
-            let key = (code.to_owned(), seat);
-            if let Some(last) = times.get(&key) {
-                let since = now.duration_since(*last);
-                if since < HINT_EVERY {
-                    let wait = (HINT_EVERY - since).as_secs_f64().ceil();
-                    // Rounded up, at most a few seconds: the cast cannot truncate.
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                    return Err(AppError::RateLimited(wait as u64));
-                }
-            }
-            if times.len() >= 4096 {
-                times.retain(|_, t| now.duration_since(*t) < HINT_EVERY);
-            }
-            times.insert(key, now);
-        }
         let cancel = Arc::new(AtomicBool::new(false));
         let (seed, stop) = (random_seed(), cancel.clone());
         let due = Instant::now() + HINT_TIME;

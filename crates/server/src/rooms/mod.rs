@@ -103,8 +103,6 @@ pub struct Rooms {
     scheduler: Arc<scheduler::Scheduler>,
     /// Who plays which game against CPUs (their cap per browser and address).
     cpu_games: cpu::CpuGames,
-    /// When each (room code, seat) last asked for a hint (rate limit; pruned as it grows).
-    hint_times: Mutex<HashMap<(String, usize), std::time::Instant>>,
     /// Set on shutdown: no change is committed any more, CPU players stop.
     closed: AtomicBool,
     /// Called after each committed change with its events (notifications, crate::push).
@@ -157,7 +155,6 @@ impl Rooms {
             cells: Mutex::new(HashMap::new()),
             scheduler: scheduler::Scheduler::new(cpu_workers),
             cpu_games: cpu::CpuGames::default(),
-            hint_times: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             observer: std::sync::OnceLock::new(),
         });
