@@ -401,6 +401,38 @@ fn load(paths: &[PathBuf]) -> anyhow::Result<(Data, Data)> {
     Ok((train, valid))
 }
 
+/// The Adam optimiser (Kingma and Ba, 2015) over a vector of weights.
+pub(crate) struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    steps: i32,
+    eps: f64,
+}
+
+impl Adam {
+    pub(crate) fn new(n: usize, eps: f64) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            steps: 0,
+            eps,
+        }
+    }
+
+    /// One step of `rate` down the gradient `g` (the mean over the data).
+    pub(crate) fn step(&mut self, w: &mut [f64], g: &[f64], rate: f64) {
+        let (b1, b2) = (0.9_f64, 0.999_f64);
+        self.steps += 1;
+        for i in 0..w.len() {
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g[i];
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g[i] * g[i];
+            let mh = self.m[i] / (1.0 - b1.powi(self.steps));
+            let vh = self.v[i] / (1.0 - b2.powi(self.steps));
+            w[i] -= rate * mh / (vh.sqrt() + self.eps);
+        }
+    }
+}
+
 /// The scale (hundredths of a man) that best maps the evaluation to results: golden section.
 fn fit_scale(data: &Data, w: &[f64]) -> f64 {
     let (mut lo, mut hi) = (10.0_f64, 2000.0_f64);
@@ -441,8 +473,7 @@ fn fit(args: &FitArgs) -> anyhow::Result<()> {
     );
     let mut w = start.clone();
     let n = w.len();
-    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
-    let (b1, b2, eps) = (0.9_f64, 0.999_f64, 1e-8_f64);
+    let mut adam = Adam::new(n, 1e-8);
     let threads = args.threads.max(1);
     let len = train.len();
     for epoch in 1..=args.epochs {
@@ -468,15 +499,13 @@ fn fit(args: &FitArgs) -> anyhow::Result<()> {
             }
             (grads, total)
         });
-        for i in 0..n {
-            let g = grads.iter().map(|g| g[i]).sum::<f64>() / len as f64
-                + 2.0 * args.l2 * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
-            w[i] -= args.rate * mh / (vh.sqrt() + eps);
-        }
+        let g: Vec<f64> = (0..n)
+            .map(|i| {
+                grads.iter().map(|g| g[i]).sum::<f64>() / len as f64
+                    + 2.0 * args.l2 * (w[i] - start[i])
+            })
+            .collect();
+        adam.step(&mut w, &g, args.rate);
         if epoch % 100 == 0 || epoch == args.epochs {
             eprintln!(
                 "epoch {epoch}: loss {:.6} (held out {:.6}), {:.0} s",

@@ -137,8 +137,7 @@ pub fn fit(args: &FitArgs) -> anyhow::Result<()> {
         before.0, before.1
     );
     let mut w = start;
-    let (mut m, mut v) = ([0.0; 4], [0.0; 4]);
-    let (b1, b2, eps) = (0.9_f64, 0.999_f64, 1e-12_f64);
+    let mut adam = crate::tune::Adam::new(4, 1e-12);
     let n = train.len() as f64;
     for epoch in 1..=args.epochs {
         let mut g = [0.0; 4];
@@ -152,14 +151,7 @@ pub fn fit(args: &FitArgs) -> anyhow::Result<()> {
             g[2] += k * lanes;
             g[3] += k;
         }
-        for i in 0..4 {
-            let gi = g[i] / n;
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
-            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
-            w[i] -= args.rate * mh / (vh.sqrt() + eps);
-        }
+        adam.step(&mut w, &g.map(|gi| gi / n), args.rate);
         if epoch % 500 == 0 || epoch == args.epochs {
             println!(
                 "epoch {epoch}: loss {:.6} (held out {:.6}), weights {:.2?}",

@@ -299,9 +299,9 @@ fn seat_writes(db: &std::path::Path) -> i64 {
 async fn a_move_writes_no_seat_row_and_the_end_of_a_game_records_who_played_it() {
     let probe = Arc::new(CommitProbe::default());
     let server = server_with(&probe, Duration::from_secs(300)).await;
-    let mut ana = browser(&server, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    let mut ana = server.browser("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     ana.create(json!({"game": "draughts", "name": "Ana"})).await;
-    let mut bo = browser(&server, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    let mut bo = server.browser("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
     bo.join(ana.code.as_deref().unwrap(), "Bo").await;
     ana.start().await;
     count_seat_writes(&server.db);
@@ -345,18 +345,6 @@ async fn a_move_writes_no_seat_row_and_the_end_of_a_game_records_who_played_it()
     // A seat change is written: Ana readies for a rematch.
     ana.act("rematch", json!({"ready": true})).await.ok();
     assert!(seat_writes(&server.db) > 0);
-}
-
-/// A client that keeps one `dames_client` cookie, like a browser.
-fn browser(server: &Server, id: &str) -> Client {
-    let mut c = server.client();
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("cookie", format!("dames_client={id}").parse().unwrap());
-    c.http = reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap();
-    c
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

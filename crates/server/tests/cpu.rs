@@ -122,19 +122,6 @@ async fn a_game_with_no_person_left_in_play_stops_at_once_and_stays_stopped() {
     assert!(kinds.contains(&"resign"), "{kinds:?}");
 }
 
-/// A client of the browser `id` (its `dames_client` cookie on every request).
-fn browser(server: &Server, id: &str) -> Client {
-    let mut headers = reqwest::header::HeaderMap::new();
-    let cookie = format!("dames_client={id}");
-    headers.insert("cookie", cookie.parse().unwrap());
-    let mut client = server.client();
-    client.http = reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap();
-    client
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_against_cpus_are_capped_per_browser_and_per_address() {
     let server = Server::start_with(|c| {
@@ -149,12 +136,12 @@ async fn games_against_cpus_are_capped_per_browser_and_per_address() {
     let vs_cpu = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
     let mut games = Vec::new();
     for _ in 0..5 {
-        let mut c = browser(&server, ana);
+        let mut c = server.browser(ana);
         c.create(vs_cpu.clone()).await;
         games.push(c);
     }
     // A sixth one from the same browser is refused, however it is started.
-    let mut sixth = browser(&server, ana);
+    let mut sixth = server.browser(ana);
     let refused = sixth.post("/api/rooms", vs_cpu.clone()).await;
     refused.expect_error(429, "too_many_cpu_games");
     sixth
@@ -167,9 +154,7 @@ async fn games_against_cpus_are_capped_per_browser_and_per_address() {
         .expect_error(429, "too_many_cpu_games");
     // Another browser of the same address, up to the address's cap (7).
     for n in 0..3 {
-        let answer = browser(&server, bo)
-            .post("/api/rooms", vs_cpu.clone())
-            .await;
+        let answer = server.browser(bo).post("/api/rooms", vs_cpu.clone()).await;
         if n < 2 {
             assert_eq!(answer.status, 201, "{}", answer.body);
         } else {

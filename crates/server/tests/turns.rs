@@ -225,18 +225,6 @@ async fn receive(
     }
 }
 
-/// A client that keeps one `dames_client` cookie, like a browser.
-fn browser_client(server: &Server, id: &str) -> Client {
-    let mut c = server.client();
-    let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert("cookie", format!("dames_client={id}").parse().unwrap());
-    c.http = reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap();
-    c
-}
-
 async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, check: impl Fn() -> F) {
     let deadline = Instant::now() + Duration::from_secs(15);
     while !check().await {
@@ -247,7 +235,7 @@ async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, check: im
 
 /// A turn-by-turn draughts game between two browsers; returns (host, guest).
 async fn turn_game(server: &Server) -> (Client, Client) {
-    let mut a = browser_client(server, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    let mut a = server.browser("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     let room = a
         .create(json!({"game": "draughts", "name": "Ana", "settings": {"rhythm": "turn"}}))
         .await;
@@ -256,7 +244,7 @@ async fn turn_game(server: &Server) -> (Client, Client) {
         room["settings"]["confirm_move"], true,
         "confirm move is on by default for turn-by-turn games"
     );
-    let mut b = browser_client(server, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+    let mut b = server.browser("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
     b.join(a.code.as_deref().unwrap(), "Bo").await;
     let room = a.start().await;
     assert!(room["play"]["turn_since"].as_i64().is_some());
@@ -460,7 +448,7 @@ async fn a_review_needs_a_finished_game_and_requests_are_limited_and_kept_as_tex
     .await
     .expect_error(400, "invalid_input");
     // A spectator's browser may send requests; text limits; HTML is kept as plain text.
-    let c = browser_client(&server, "cccccccccccccccccccccccccccccccc");
+    let c = server.browser("cccccccccccccccccccccccccccccccc");
     c.post(
         "/api/feedback",
         json!({"kind": "request", "text": "x".repeat(2001)}),
@@ -532,13 +520,13 @@ async fn a_live_game_pushes_only_to_a_player_with_no_open_page_and_a_seat_left_f
 ) {
     let push = PushService::start().await;
     let server = Server::start_with(|c| c.push.allow_loopback_http = true).await;
-    let mut a = browser_client(&server, "dddddddddddddddddddddddddddddddd");
+    let mut a = server.browser("dddddddddddddddddddddddddddddddd");
     let room = a.create(json!({"game": "draughts", "name": "Ana"})).await;
     assert_eq!(room["settings"]["rhythm"], "live");
     assert_eq!(room["settings"]["confirm_move"], false);
     let code = a.code.clone().unwrap();
     // A guest subscribes in the lobby, then leaves the seat: the subscription goes too.
-    let mut c = browser_client(&server, "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+    let mut c = server.browser("eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
     c.join(&code, "Cy").await;
     c.act("push", push.subscribe("ok", "cy", 5)).await.ok();
     c.act("leave", json!({})).await.ok();
@@ -556,7 +544,7 @@ async fn a_live_game_pushes_only_to_a_player_with_no_open_page_and_a_seat_left_f
     })
     .await;
 
-    let mut b = browser_client(&server, "ffffffffffffffffffffffffffffffff");
+    let mut b = server.browser("ffffffffffffffffffffffffffffffff");
     b.join(&code, "Bo").await;
     a.start().await;
     a.act("push", push.subscribe("ok", "ana", 6)).await.ok();

@@ -181,21 +181,24 @@ impl Rooms {
         let cancel = Arc::new(AtomicBool::new(false));
         let (seed, stop) = (random_seed(), cancel.clone());
         let due = Instant::now() + HINT_TIME;
-        let search = move || {
-            let limits = dames_ai::Limits {
-                time: due
-                    .saturating_duration_since(Instant::now())
-                    .max(Duration::from_millis(1)),
-                seed,
-                cancel: stop,
-            };
-            state.hint(HINT_LEVEL, &limits)
-        };
+        let search = move || state.hint(HINT_LEVEL, &limits_until(due, seed, stop));
         match self.scheduler.run(code, due, cancel, search).await {
             Some(Some(mv)) => Ok(mv),
             Some(None) => Err(AppError::internal("hint", "the AI found no legal move")),
             None => Err(AppError::internal("hint", "the search did not run")),
         }
+    }
+}
+
+/// The limits of a search that must answer by `due`: the time left when its first slice comes
+/// (at least a millisecond).
+fn limits_until(due: Instant, seed: u64, cancel: Arc<AtomicBool>) -> dames_ai::Limits {
+    dames_ai::Limits {
+        time: due
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1)),
+        seed,
+        cancel,
     }
 }
 
@@ -274,16 +277,7 @@ impl CpuJob {
         );
         // The budget left when its first slice comes. A zero budget means "the AI's default"
         // to the AI: the room asked for an instant answer.
-        let search = move || {
-            let limits = dames_ai::Limits {
-                time: due
-                    .saturating_duration_since(Instant::now())
-                    .max(Duration::from_millis(1)),
-                seed,
-                cancel,
-            };
-            state.cpu_move(level, &limits)
-        };
+        let search = move || state.cpu_move(level, &limits_until(due, seed, cancel));
         let cancel = self.cancel.clone();
         match self
             .rooms

@@ -109,6 +109,19 @@ impl Server {
             seat: None,
         }
     }
+
+    /// A client of the browser `id` (its `dames_client` cookie on every request).
+    pub fn browser(&self, id: &str) -> Client {
+        let mut headers = reqwest::header::HeaderMap::new();
+        let cookie = format!("dames_client={id}");
+        headers.insert("cookie", cookie.parse().unwrap());
+        let mut client = self.client();
+        client.http = reqwest::Client::builder()
+            .default_headers(headers)
+            .build()
+            .unwrap();
+        client
+    }
 }
 
 /// A player or a script: Bearer token of its seat once it has one.
