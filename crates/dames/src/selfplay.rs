@@ -130,6 +130,8 @@ struct Setup {
     variant: draughts::Variant,
     /// Evaluation tables of A and B (Chinese checkers) when not the default ones.
     tables: [Option<&'static CcTables>; 2],
+    /// Keep each 2-player game's moves (--record).
+    record: bool,
 }
 
 /// One game's result for A, and per-player move statistics.
@@ -192,6 +194,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         cc_rules,
         variant,
         tables,
+        record: args.record.is_some(),
     });
     let next = Arc::new(AtomicUsize::new(0));
     let results = Arc::new(Mutex::new(Vec::<(usize, Tally)>::new()));
@@ -293,10 +296,12 @@ fn play_cc(setup: &Setup, rules: chinese_checkers::Rules, g: usize) -> Tally {
         };
         let Some(mv) = mv else { break };
         game.play(mv).expect("the AI plays legal moves");
-        played.push(format!("{}-{}", mv.from.index(), mv.to.index()));
+        if setup.record {
+            played.push(format!("{}-{}", mv.from.index(), mv.to.index()));
+        }
         ply += 1;
     }
-    if k == 2 {
+    if setup.record && k == 2 {
         let seat0 = game.outcome().map_or(0.5, |o| {
             if o.is_draw() {
                 0.5

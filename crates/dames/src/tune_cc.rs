@@ -118,12 +118,12 @@ pub fn fit(args: &FitArgs) -> anyhow::Result<()> {
     if train.is_empty() || held_out.is_empty() {
         bail!("not enough games ({games})");
     }
-    let hand = Weights::TUNED;
+    let current = Weights::TUNED;
     let start = [
-        f64::from(hand.straggler),
-        f64::from(hand.home),
-        f64::from(hand.lane),
-        f64::from(hand.tempo),
+        f64::from(current.straggler),
+        f64::from(current.home),
+        f64::from(current.lane),
+        f64::from(current.tempo),
     ];
     let scale = fit_scale(&train, &start);
     let before = (loss(&train, &start, scale), loss(&held_out, &start, scale));
@@ -133,7 +133,7 @@ pub fn fit(args: &FitArgs) -> anyhow::Result<()> {
         held_out.len()
     );
     println!(
-        "current weights {hand}: loss {:.6} (held out {:.6})",
+        "current weights {current}: loss {:.6} (held out {:.6})",
         before.0, before.1
     );
     let mut w = start;
