@@ -151,11 +151,12 @@ pub async fn serve(
             tracing::warn!("{warning}");
         }
     }
-    if let Err(err) = push::start(&state.rooms, &state.config.push).await {
+    if let Err(err) = push::start(&state.rooms, state.store.clone(), &state.config.push).await {
         tracing::error!("notifications are off: {err}");
     }
     let sweeper = tokio::spawn(retention::run(
         state.rooms.clone(),
+        state.store.clone(),
         state.config.retention.clone(),
     ));
     let closing = state.closing.clone();

@@ -10,14 +10,14 @@ use std::time::Duration;
 use crate::config::Retention;
 use crate::error::AppError;
 use crate::rooms::{blocking, now_ms, Rooms};
-use crate::store::Cutoffs;
+use crate::store::{Cutoffs, Store};
 
 /// Runs [`sweep`] forever at the configured interval.
-pub async fn run(rooms: Arc<Rooms>, retention: Retention) {
+pub async fn run(rooms: Arc<Rooms>, store: Arc<dyn Store>, retention: Retention) {
     let mut tick = tokio::time::interval(retention.sweep_every.max(Duration::from_millis(10)));
     loop {
         tick.tick().await;
-        match sweep(&rooms, &retention).await {
+        match sweep(&rooms, &store, &retention).await {
             Ok((deleted, abandoned)) if deleted + abandoned > 0 => {
                 tracing::info!("retention: {deleted} rooms deleted, {abandoned} games abandoned");
             }
@@ -45,7 +45,11 @@ async fn abandon(rooms: &Arc<Rooms>, code: &str) -> Result<(), AppError> {
 ///
 /// # Errors
 /// If the store fails.
-pub async fn sweep(rooms: &Arc<Rooms>, r: &Retention) -> Result<(usize, usize), AppError> {
+pub async fn sweep(
+    rooms: &Arc<Rooms>,
+    extras: &Arc<dyn Store>,
+    r: &Retention,
+) -> Result<(usize, usize), AppError> {
     let now = now_ms();
     let cutoffs = Cutoffs {
         lobby_active_before: now.saturating_sub(ms(r.lobby)),
@@ -71,11 +75,12 @@ pub async fn sweep(rooms: &Arc<Rooms>, r: &Retention) -> Result<(usize, usize), 
         tracing::info!("retention: {old} earlier games deleted");
     }
     // Reviews, requests, "has finished a game" records; subscriptions of finished games.
-    let store = rooms.store().clone();
+    let store = extras.clone();
     let before = now.saturating_sub(ms(r.feedback));
     let finished_before = now.saturating_sub(60_000);
     blocking(move || {
-        store.sweep_extras(before, finished_before)?;
+        store.sweep_feedback(before)?;
+        store.sweep_push(finished_before)?;
         store.scrub()
     })
     .await?;

@@ -10,7 +10,7 @@ use dames_ai::Level;
 use crate::game::{GameKind, GameState};
 use crate::protocol::MoveRecord;
 use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status};
-use crate::store::{ActionRow, GameRow, RoomRow, SeatRow, StoredRoom};
+use crate::store::{ActionRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
 
 impl Room {
     /// The `rooms` row.
@@ -19,6 +19,15 @@ impl Room {
             code: self.code.clone(),
             game: self.kind.as_str().into(),
             settings: self.settings.to_json().to_string(),
+            start_fen: self.start.clone(),
+            created_at: self.created_at,
+            state: self.room_state(),
+        }
+    }
+
+    /// The `rooms` columns that play changes.
+    pub fn room_state(&self) -> RoomState {
+        RoomState {
             status: self.status.as_str().into(),
             version: self.version,
             game_no: self.game_no,
@@ -28,11 +37,9 @@ impl Room {
                 .as_ref()
                 .and_then(|p| p.draw_offer)
                 .map(|s| s as i64),
-            created_at: self.created_at,
             active_at: self.active_at,
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
-            start_fen: self.start.clone(),
         }
     }
 
@@ -108,11 +115,11 @@ impl Room {
     /// A message if the stored data does not make a valid room (corruption, or an engine that
     /// changed its rules).
     pub fn from_stored(stored: &StoredRoom) -> Result<Room, String> {
-        let r = &stored.room;
+        let (r, state) = (&stored.room, &stored.room.state);
         let kind = GameKind::from_name(&r.game).ok_or("unknown game")?;
         let settings_json: Value = serde_json::from_str(&r.settings).map_err(|e| e.to_string())?;
         let (settings, _) = Settings::from_json(kind, &settings_json)?;
-        let status = Status::from_name(&r.status).ok_or("unknown status")?;
+        let status = Status::from_name(&state.status).ok_or("unknown status")?;
         let seats = stored
             .seats
             .iter()
@@ -128,17 +135,17 @@ impl Room {
         );
         room.seats = seats;
         room.status = status;
-        room.version = r.version;
-        room.game_no = r.game_no;
-        room.first_seat = usize::try_from(r.first_seat).map_err(|e| e.to_string())?;
-        room.active_at = r.active_at;
-        room.last_move_at = r.last_move_at;
-        room.finished_at = r.finished_at;
+        room.version = state.version;
+        room.game_no = state.game_no;
+        room.first_seat = usize::try_from(state.first_seat).map_err(|e| e.to_string())?;
+        room.active_at = state.active_at;
+        room.last_move_at = state.last_move_at;
+        room.finished_at = state.finished_at;
         room.start.clone_from(&r.start_fen);
         room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
-            play.draw_offer = r.draw_offer.map(|s| s as usize);
+            play.draw_offer = state.draw_offer.map(|s| s as usize);
             room.play = Some(play);
         }
         Ok(room)

@@ -17,8 +17,10 @@ use crate::store::{SqliteStore, Store};
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
-    /// The live rooms and the store.
+    /// The live rooms (with the store of rooms).
     pub rooms: Arc<Rooms>,
+    /// The whole store: reviews and push subscriptions (`crate::store` says why one object).
+    pub store: Arc<dyn Store>,
     /// Rate limits.
     pub limiter: Arc<RateLimiter>,
     /// Configuration.
@@ -49,11 +51,12 @@ impl AppState {
     /// # Errors
     /// If the store cannot be read.
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> Result<Self, AppError> {
-        let rooms = Rooms::with_options(store, config.cpu_workers, config.commit.clone());
+        let rooms = Rooms::with_options(store.clone(), config.cpu_workers, config.commit.clone());
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         Ok(Self {
             rooms,
+            store,
             limiter: Arc::new(RateLimiter::new(config.limits.clone())),
             websockets: Arc::new(WebSockets::new(if config.limits.enabled {
                 config.network.max_websockets_per_ip

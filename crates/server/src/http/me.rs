@@ -1,6 +1,8 @@
 //! "My games" and Web Push subscriptions (issue 6, docs/protocol.md):
 //! `GET /api/me/games`, `GET /api/push/key`, `POST|DELETE /api/rooms/{code}/push`.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -14,7 +16,7 @@ use crate::push::{self, crypto};
 use crate::room::Occupant;
 use crate::rooms::{blocking, now_ms};
 use crate::state::AppState;
-use crate::store::PushSub;
+use crate::store::{PushStore, PushSub};
 
 /// The routes under `/api`.
 pub fn router() -> Router<AppState> {
@@ -83,7 +85,7 @@ async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<
 
 /// The VAPID public key: the browser's `applicationServerKey`.
 async fn push_key(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    let key = push::vapid(state.rooms.store()).await?;
+    let key = push::vapid(state.store.clone()).await?;
     Ok(Json(json!({"key": key.public})))
 }
 
@@ -132,7 +134,7 @@ async fn subscribe(
         p256dh: sub.keys.p256dh,
         auth: sub.keys.auth,
     };
-    let store = state.rooms.store().clone();
+    let store: Arc<dyn PushStore> = state.store.clone();
     blocking(move || store.save_push(&row, now_ms())).await?;
     Ok(Json(json!({"ok": true, "seat": seat})))
 }
@@ -149,7 +151,7 @@ async fn unsubscribe(
         let seat = seat_in(&room, &caller)?.ok_or(AppError::NotSeated)?;
         (room.code.clone(), seat as i64)
     };
-    let store = state.rooms.store().clone();
+    let store: Arc<dyn PushStore> = state.store.clone();
     blocking(move || store.delete_push_seat(&code, seat)).await?;
     Ok(Json(json!({"ok": true})))
 }

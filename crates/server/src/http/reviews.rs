@@ -3,6 +3,8 @@
 //! problem or propose a rule setting; everything is public with its status. Plain text only: the
 //! server never renders HTML, the client shows it with `textContent`.
 
+use std::sync::Arc;
+
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, get};
@@ -16,7 +18,7 @@ use crate::ratelimit::Action as Limit;
 use crate::room::valid_name;
 use crate::rooms::{blocking, now_ms};
 use crate::state::AppState;
-use crate::store::FeedbackRow;
+use crate::store::{FeedbackRow, FeedbackStore};
 
 /// Longest text of a review or request, in characters.
 pub const MAX_TEXT: usize = 2000;
@@ -61,7 +63,7 @@ fn view(row: &FeedbackRow, client: &str) -> Value {
 
 /// Every entry, newest first, and what this browser may review.
 async fn list(State(state): State<AppState>, caller: Caller) -> Result<Json<Value>, AppError> {
-    let store = state.rooms.store().clone();
+    let store: Arc<dyn FeedbackStore> = state.store.clone();
     let client = caller.client.clone();
     let (rows, cc, draughts) = blocking(move || {
         Ok((
@@ -122,7 +124,7 @@ async fn add(
         Some(n) => Some(valid_name(n)?),
     };
     let limits = state.config.limits.enabled;
-    let store = state.rooms.store().clone();
+    let store: Arc<dyn FeedbackStore> = state.store.clone();
     let client = caller.client.clone();
     let now = now_ms();
     let check_game = (kind == "review").then(|| game.clone()).flatten();
@@ -173,7 +175,7 @@ async fn remove(
     caller: Caller,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
-    let store = state.rooms.store().clone();
+    let store: Arc<dyn FeedbackStore> = state.store.clone();
     let client = caller.client.clone();
     if blocking(move || store.delete_feedback(id, &client)).await? {
         Ok(Json(json!({"ok": true})))

@@ -19,7 +19,7 @@ use crate::config;
 use crate::error::AppError;
 use crate::room::{Occupant, Rhythm, Room, Status};
 use crate::rooms::{blocking, now_ms, Rooms};
-use crate::store::{PushSub, Store};
+use crate::store::{PushStore, PushSub};
 use crypto::Vapid;
 
 /// Name of the VAPID private key in `server_keys`.
@@ -38,8 +38,7 @@ const TTL_SECS: u32 = 7 * 24 * 3600;
 ///
 /// # Errors
 /// If the store fails.
-pub async fn vapid(store: &Arc<dyn Store>) -> Result<Vapid, AppError> {
-    let store = store.clone();
+pub async fn vapid(store: Arc<dyn PushStore>) -> Result<Vapid, AppError> {
     let stored = blocking(move || {
         if let Some(key) = store.server_key(VAPID_KEY)? {
             return Ok(key);
@@ -83,9 +82,12 @@ enum Job {
 ///
 /// # Errors
 /// If the VAPID key cannot be read or created.
-pub async fn start(rooms: &Rooms, config: &config::Push) -> Result<(), AppError> {
-    let store = rooms.store().clone();
-    let key = vapid(&store).await?;
+pub async fn start(
+    rooms: &Rooms,
+    store: Arc<dyn PushStore>,
+    config: &config::Push,
+) -> Result<(), AppError> {
+    let key = vapid(store.clone()).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
     rooms.observe(Arc::new(
         move |room: &Arc<Room>, events: &[(i64, Value)]| {
@@ -197,7 +199,7 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
 
 /// Delivers queued messages.
 struct Worker {
-    store: Arc<dyn Store>,
+    store: Arc<dyn PushStore>,
     key: Vapid,
     subject: String,
     http: reqwest::Client,

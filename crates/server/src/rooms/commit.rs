@@ -23,7 +23,7 @@ use tokio::sync::oneshot;
 use crate::error::AppError;
 use crate::room::{Change, Occupant, Room, Status};
 use crate::snapshot::action_rows;
-use crate::store::{Commit, EventRow, PlayedRow, RoomState, RoomWrite, Store, StoreError};
+use crate::store::{Commit, EventRow, PlayedRow, RoomStore, RoomWrite, StoreError};
 
 use super::Rooms;
 
@@ -127,7 +127,7 @@ pub(super) struct Writer {
 
 impl Writer {
     /// Starts the writer thread over `store`.
-    pub(super) fn start(store: Arc<dyn Store>, probe: Option<Arc<CommitProbe>>) -> Self {
+    pub(super) fn start(store: Arc<dyn RoomStore>, probe: Option<Arc<CommitProbe>>) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let thread_probe = probe.clone();
         std::thread::Builder::new()
@@ -159,7 +159,7 @@ impl Writer {
 }
 
 /// The writer thread: one transaction for everything waiting, then the answers.
-fn write_loop(store: &dyn Store, queue: &mpsc::Receiver<Job>, probe: Option<&CommitProbe>) {
+fn write_loop(store: &dyn RoomStore, queue: &mpsc::Receiver<Job>, probe: Option<&CommitProbe>) {
     let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     let mut commits: Vec<Commit> = Vec::with_capacity(MAX_BATCH);
     while let Ok(first) = queue.recv() {
@@ -208,24 +208,6 @@ fn write_loop(store: &dyn Store, queue: &mpsc::Receiver<Job>, probe: Option<&Com
             }
         }
         commits.clear();
-    }
-}
-
-/// The `rooms` columns of `room` that play changes.
-fn room_state(room: &Room) -> RoomState {
-    RoomState {
-        status: room.status.as_str().into(),
-        version: room.version,
-        game_no: room.game_no,
-        first_seat: room.first_seat as i64,
-        draw_offer: room
-            .play
-            .as_ref()
-            .and_then(|p| p.draw_offer)
-            .map(|s| s as i64),
-        active_at: room.active_at,
-        last_move_at: room.last_move_at,
-        finished_at: room.finished_at,
     }
 }
 
@@ -301,7 +283,7 @@ impl Rooms {
             room: if whole_row {
                 RoomWrite::Row(room.to_row())
             } else {
-                RoomWrite::State(room_state(room))
+                RoomWrite::State(room.room_state())
             },
             seats: before
                 .is_none_or(|b| seats_changed(b, room))
@@ -324,23 +306,25 @@ impl Rooms {
 mod tests {
     use super::*;
     use crate::rooms::tests::{human, new_room};
-    use crate::store::{ActionRow, MemoryStore, RoomRow, SqliteStore};
+    use crate::store::{ActionRow, MemoryStore, RoomRow, RoomState, SqliteStore};
 
     fn room(code: &str) -> RoomRow {
         RoomRow {
             code: code.into(),
             game: "draughts".into(),
             settings: "{}".into(),
-            status: "playing".into(),
-            version: 0,
-            game_no: 1,
-            first_seat: 0,
-            draw_offer: None,
-            created_at: 1,
-            active_at: 1,
-            last_move_at: Some(1),
-            finished_at: None,
             start_fen: None,
+            created_at: 1,
+            state: RoomState {
+                status: "playing".into(),
+                version: 0,
+                game_no: 1,
+                first_seat: 0,
+                draw_offer: None,
+                active_at: 1,
+                last_move_at: Some(1),
+                finished_at: None,
+            },
         }
     }
 
@@ -348,13 +332,10 @@ mod tests {
     fn a_move(code: &str, seq: i64, client_id: &str) -> Commit {
         Commit {
             code: code.into(),
-            room: RoomWrite::State(
-                RoomRow {
-                    version: seq + 1,
-                    ..room(code)
-                }
-                .state(),
-            ),
+            room: RoomWrite::State(RoomState {
+                version: seq + 1,
+                ..room(code).state
+            }),
             seats: None,
             actions: vec![ActionRow {
                 game_no: 1,
@@ -395,7 +376,7 @@ mod tests {
         assert_eq!(seat, 1);
         assert_eq!(cell.room.lock().await.version, 2);
         let stored = store.load(&code).unwrap().unwrap();
-        assert_eq!(stored.room.version, 2);
+        assert_eq!(stored.room.state.version, 2);
         assert_eq!(stored.seats[1].name.as_deref(), Some("Bo"));
         assert_eq!(store.events_since(&code, 0, 10).unwrap().len(), 2);
     }
@@ -403,7 +384,8 @@ mod tests {
     #[tokio::test]
     async fn changes_waiting_together_share_a_transaction_and_a_bad_one_fails_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
+        let store: Arc<dyn RoomStore> =
+            Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
         for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
             store
                 .commit(&Commit::whole(room(code), Vec::new()))
@@ -436,9 +418,9 @@ mod tests {
         // One transaction was tried for the three, then each alone.
         assert_eq!((probe.batches(), probe.largest_batch()), (1, 3));
         let a = store.load("AAAAAA").unwrap().unwrap();
-        assert_eq!((a.room.version, a.actions.len()), (1, 1));
+        assert_eq!((a.room.state.version, a.actions.len()), (1, 1));
         let c = store.load("CCCCCC").unwrap().unwrap();
-        assert_eq!((c.room.version, c.actions.len()), (1, 1));
+        assert_eq!((c.room.state.version, c.actions.len()), (1, 1));
 
         // Many changes of two rooms, sent in order: fewer transactions than changes, and the
         // last version written is the last sent (arrival order kept).
@@ -460,7 +442,7 @@ mod tests {
         assert!(probe.largest_batch() >= 40, "{}", probe.largest_batch());
         for code in ["BBBBBB", "CCCCCC"] {
             let stored = store.load(code).unwrap().unwrap();
-            assert_eq!(stored.room.version, 21, "{code}");
+            assert_eq!(stored.room.state.version, 21, "{code}");
         }
     }
 }

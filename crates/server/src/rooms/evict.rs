@@ -68,7 +68,7 @@ mod tests {
     use super::*;
     use crate::rooms::tests::{human, new_room};
     use crate::rooms::CommitOptions;
-    use crate::store::{MemoryStore, Store};
+    use crate::store::{MemoryStore, RoomStore};
 
     #[tokio::test]
     async fn an_idle_room_nothing_holds_leaves_memory_and_comes_back_as_it_was() {
@@ -107,6 +107,6 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(cell.room.lock().await.version, 3);
-        assert_eq!(store.load(&code).unwrap().unwrap().room.version, 3);
+        assert_eq!(store.load(&code).unwrap().unwrap().room.state.version, 3);
     }
 }

@@ -22,7 +22,7 @@ use tokio::sync::broadcast;
 
 use crate::error::AppError;
 use crate::room::{Change, Room};
-use crate::store::{Store, StoreError};
+use crate::store::{RoomStore, StoreError};
 use crate::token;
 use crate::wire::Published;
 
@@ -97,7 +97,7 @@ impl RoomCell {
 
 /// Every live room, the store, and the CPU worker pool.
 pub struct Rooms {
-    store: Arc<dyn Store>,
+    store: Arc<dyn RoomStore>,
     cells: Mutex<HashMap<String, Arc<RoomCell>>>,
     /// The CPU players' pool (CPU turns and hints).
     scheduler: Arc<scheduler::Scheduler>,
@@ -136,14 +136,14 @@ pub async fn blocking<T: Send + 'static>(
 
 impl Rooms {
     /// The rooms over `store`, with `cpu_workers` CPU searches computing at most at once.
-    pub fn new(store: Arc<dyn Store>, cpu_workers: usize) -> Arc<Self> {
+    pub fn new(store: Arc<dyn RoomStore>, cpu_workers: usize) -> Arc<Self> {
         Self::with_options(store, cpu_workers, CommitOptions::default())
     }
 
     /// The rooms over `store` with these commit and cache options. Inside a Tokio runtime,
     /// also starts the eviction of idle rooms.
     pub fn with_options(
-        store: Arc<dyn Store>,
+        store: Arc<dyn RoomStore>,
         cpu_workers: usize,
         options: CommitOptions,
     ) -> Arc<Self> {
@@ -178,8 +178,8 @@ impl Rooms {
         }
     }
 
-    /// The store.
-    pub fn store(&self) -> &Arc<dyn Store> {
+    /// The store of the rooms.
+    pub fn store(&self) -> &Arc<dyn RoomStore> {
         &self.store
     }
 

@@ -1,4 +1,4 @@
-//! An in-memory [`Store`] for unit tests of the room layer (`crate::rooms`): the same contract as
+//! An in-memory store (every store trait) for unit tests of the room layer (`crate::rooms`): the same contract as
 //! [`super::SqliteStore`] — a batch is all or nothing, a repeated log entry, event version or
 //! client move id is refused, a play-columns update needs the room — kept in maps, plus a way
 //! to make the next transactions fail (what a full disk does), which a real file cannot be
@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::{
-    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, Extras, FeedbackRow, GameRow, PushSub,
-    RoomRow, RoomWrite, SeatRow, Store, StoreError, StoredRoom,
+    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, FeedbackRow, FeedbackStore, GameRow,
+    PushStore, PushSub, RoomRow, RoomStore, RoomWrite, SeatRow, StoreError, StoredRoom,
 };
 
 #[derive(Clone, Debug)]
@@ -89,12 +89,7 @@ fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
                 .rooms
                 .get_mut(&c.code)
                 .ok_or_else(|| refused(format!("no room {}", c.code)))?;
-            let r = &mut room.row;
-            r.status.clone_from(&s.status);
-            (r.version, r.game_no, r.first_seat, r.draw_offer) =
-                (s.version, s.game_no, s.first_seat, s.draw_offer);
-            (r.active_at, r.last_move_at, r.finished_at) =
-                (s.active_at, s.last_move_at, s.finished_at);
+            room.row.state.clone_from(s);
         }
     }
     let room = mem
@@ -140,7 +135,7 @@ fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
     Ok(())
 }
 
-impl Store for MemoryStore {
+impl RoomStore for MemoryStore {
     fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError> {
         let failing = self
             .fail
@@ -169,7 +164,7 @@ impl Store for MemoryStore {
             actions: r
                 .actions
                 .values()
-                .filter(|a| a.game_no == r.row.game_no)
+                .filter(|a| a.game_no == r.row.state.game_no)
                 .cloned()
                 .collect(),
             client_ids: r
@@ -189,7 +184,7 @@ impl Store for MemoryStore {
             .mem()
             .rooms
             .values()
-            .filter(|r| r.row.status != "finished")
+            .filter(|r| r.row.state.status != "finished")
             .map(|r| r.row.code.clone())
             .collect())
     }
@@ -217,12 +212,15 @@ impl Store for MemoryStore {
                 .map(|r| r.row.code.clone())
                 .collect()
         };
-        let mut delete = codes(&|r| r.status == "lobby" && r.active_at < c.lobby_active_before);
+        let mut delete =
+            codes(&|r| r.state.status == "lobby" && r.state.active_at < c.lobby_active_before);
         delete.extend(codes(&|r| {
-            r.status == "finished" && r.finished_at.is_some_and(|t| t < c.finished_before)
+            r.state.status == "finished"
+                && r.state.finished_at.is_some_and(|t| t < c.finished_before)
         }));
-        let abandon =
-            codes(&|r| r.status == "playing" && r.last_move_at.is_some_and(|t| t < c.idle_before));
+        let abandon = codes(&|r| {
+            r.state.status == "playing" && r.state.last_move_at.is_some_and(|t| t < c.idle_before)
+        });
         Ok(Due { delete, abandon })
     }
 
@@ -230,6 +228,11 @@ impl Store for MemoryStore {
         let mut mem = self.mem();
         mem.rooms.remove(code);
         mem.push.retain(|(c, _), _| c != code);
+        Ok(())
+    }
+
+    /// Nothing is kept of what was deleted.
+    fn scrub(&self) -> Result<(), StoreError> {
         Ok(())
     }
 
@@ -246,8 +249,8 @@ impl Store for MemoryStore {
                         code: r.row.code.clone(),
                         seat: s.seat,
                         game: r.row.game.clone(),
-                        status: r.row.status.clone(),
-                        active_at: r.row.active_at,
+                        status: r.row.state.status.clone(),
+                        active_at: r.row.state.active_at,
                     })
             })
             .collect();
@@ -285,7 +288,7 @@ impl Store for MemoryStore {
     fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError> {
         let mut n = 0;
         for room in self.mem().rooms.values_mut() {
-            let current = room.row.game_no;
+            let current = room.row.state.game_no;
             let old: Vec<i64> = room
                 .games
                 .values()
@@ -304,52 +307,13 @@ impl Store for MemoryStore {
     }
 }
 
-impl Extras for MemoryStore {
-    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.mem().server_keys.get(name).cloned())
-    }
-
-    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError> {
-        Ok(self
-            .mem()
-            .server_keys
-            .entry(name.into())
-            .or_insert_with(|| value.into())
-            .clone())
-    }
-
-    fn save_push(&self, sub: &PushSub, _now: i64) -> Result<(), StoreError> {
-        self.mem()
-            .push
-            .insert((sub.code.clone(), sub.seat), sub.clone());
-        Ok(())
-    }
-
-    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
-        Ok(self.mem().push.get(&(code.into(), seat)).cloned())
-    }
-
-    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError> {
-        self.mem().push.retain(|_, s| s.endpoint != endpoint);
-        Ok(())
-    }
-
-    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError> {
-        self.mem().push.remove(&(code.into(), seat));
-        Ok(())
-    }
-
-    fn delete_push_room(&self, code: &str) -> Result<(), StoreError> {
-        self.mem().push.retain(|(c, _), _| c != code);
-        Ok(())
-    }
-
+impl FeedbackStore for MemoryStore {
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
         let mem = self.mem();
         Ok(mem.played.contains_key(&(client.into(), game.into()))
             || mem.rooms.values().any(|r| {
                 r.row.game == game
-                    && (r.row.status == "finished" || r.row.game_no > 1)
+                    && (r.row.state.status == "finished" || r.row.state.game_no > 1)
                     && r.seats.iter().any(|s| s.client.as_deref() == Some(client))
             }))
     }
@@ -386,20 +350,70 @@ impl Extras for MemoryStore {
         Ok(found.map(|f| f.status = status.into()).is_some())
     }
 
-    fn sweep_extras(&self, before: i64, finished_before: i64) -> Result<usize, StoreError> {
+    fn sweep_feedback(&self, before: i64) -> Result<usize, StoreError> {
         let mut mem = self.mem();
-        let start = mem.feedback.len() + mem.played.len() + mem.push.len();
+        let start = mem.feedback.len() + mem.played.len();
         mem.feedback.retain(|f| f.created_at >= before);
         mem.played.retain(|_, at| *at >= before);
+        Ok(start - (mem.feedback.len() + mem.played.len()))
+    }
+}
+
+impl PushStore for MemoryStore {
+    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.mem().server_keys.get(name).cloned())
+    }
+
+    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError> {
+        Ok(self
+            .mem()
+            .server_keys
+            .entry(name.into())
+            .or_insert_with(|| value.into())
+            .clone())
+    }
+
+    fn save_push(&self, sub: &PushSub, _now: i64) -> Result<(), StoreError> {
+        let mut mem = self.mem();
+        if !mem.rooms.contains_key(&sub.code) {
+            return Err(refused(format!("no room {}", sub.code)));
+        }
+        mem.push.insert((sub.code.clone(), sub.seat), sub.clone());
+        Ok(())
+    }
+
+    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
+        Ok(self.mem().push.get(&(code.into(), seat)).cloned())
+    }
+
+    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError> {
+        self.mem().push.retain(|_, s| s.endpoint != endpoint);
+        Ok(())
+    }
+
+    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError> {
+        self.mem().push.remove(&(code.into(), seat));
+        Ok(())
+    }
+
+    fn delete_push_room(&self, code: &str) -> Result<(), StoreError> {
+        self.mem().push.retain(|(c, _), _| c != code);
+        Ok(())
+    }
+
+    fn sweep_push(&self, finished_before: i64) -> Result<usize, StoreError> {
+        let mut mem = self.mem();
+        let start = mem.push.len();
         let gone: Vec<String> = mem
             .rooms
             .values()
             .filter(|r| {
-                r.row.status == "finished" && r.row.finished_at.is_some_and(|t| t < finished_before)
+                r.row.state.status == "finished"
+                    && r.row.state.finished_at.is_some_and(|t| t < finished_before)
             })
             .map(|r| r.row.code.clone())
             .collect();
         mem.push.retain(|(c, _), _| !gone.contains(c));
-        Ok(start - (mem.feedback.len() + mem.played.len() + mem.push.len()))
+        Ok(start - mem.push.len())
     }
 }

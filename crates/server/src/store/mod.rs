@@ -1,16 +1,31 @@
-//! Persistence behind a narrow, synchronous interface ([`Store`]): the room layer calls it from
-//! blocking threads (`spawn_blocking`, and the writer thread of `crate::rooms::commit` for the
-//! changes of rooms), never on the async runtime. SQLite today ([`SqliteStore`]); a PostgreSQL
-//! backend for several nodes would implement the same trait.
+//! Persistence behind narrow, synchronous interfaces, one per concern: [`RoomStore`] (rooms,
+//! their changes, history, games and retention), [`FeedbackStore`] (reviews and requests, who
+//! played what) and [`PushStore`] (push subscriptions, the VAPID key). The room layer calls them
+//! from blocking threads (`spawn_blocking`, and the writer thread of `crate::rooms::commit` for
+//! the changes of rooms), never on the async runtime.
+//!
+//! One backend implements all three over one database ([`SqliteStore`]; [`MemoryStore`] in
+//! tests), and [`Store`] is the three together: what the application state opens and holds,
+//! since one database serves every concern. Each part of the server keeps only the trait it uses
+//! (the room cache and its writer an `Arc<dyn RoomStore>`, the push worker an
+//! `Arc<dyn PushStore>`), handed out from the `Arc<dyn Store>` by upcasting, so that what a part
+//! may touch is visible in its type and a test can give it the fake.
+//!
+//! The behaviour every backend must have is written once, in `conformance` (tests), and run
+//! against each.
 
-mod extras;
+#[cfg(test)]
+mod conformance;
+mod feedback;
 #[cfg(test)]
 mod memory;
+mod push;
 mod sqlite;
 
-pub use extras::{Extras, FeedbackRow, PushSub};
+pub use feedback::{FeedbackRow, FeedbackStore};
 #[cfg(test)]
 pub use memory::MemoryStore;
+pub use push::{PushStore, PushSub};
 pub use sqlite::SqliteStore;
 
 /// A storage failure; logged and answered as `internal`.
@@ -24,23 +39,17 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// The `rooms` row of a room.
+/// The `rooms` row of a room: what a room is created with, and the columns play changes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoomRow {
     pub code: String,
     pub game: String,
     pub settings: String,
-    pub status: String,
-    pub version: i64,
-    pub game_no: i64,
-    pub first_seat: i64,
-    pub draw_offer: Option<i64>,
-    pub created_at: i64,
-    pub active_at: i64,
-    pub last_move_at: Option<i64>,
-    pub finished_at: Option<i64>,
     /// Draughts: the imported start position (FEN) of the room's games.
     pub start_fen: Option<String>,
+    pub created_at: i64,
+    /// The columns that play changes.
+    pub state: RoomState,
 }
 
 /// A `seats` row.
@@ -104,22 +113,6 @@ pub struct RoomState {
     pub active_at: i64,
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,
-}
-
-impl RoomRow {
-    /// The columns of this row that play changes.
-    pub fn state(&self) -> RoomState {
-        RoomState {
-            status: self.status.clone(),
-            version: self.version,
-            game_no: self.game_no,
-            first_seat: self.first_seat,
-            draw_offer: self.draw_offer,
-            active_at: self.active_at,
-            last_move_at: self.last_move_at,
-            finished_at: self.finished_at,
-        }
-    }
 }
 
 /// What a change writes of the `rooms` row.
@@ -215,8 +208,9 @@ pub struct ClientRoom {
     pub active_at: i64,
 }
 
-/// The storage interface.
-pub trait Store: Extras + Send + Sync + 'static {
+/// The rooms: their changes (committed by the writer, `crate::rooms::commit`), loading them
+/// back, their history and their games, and what retention acts on.
+pub trait RoomStore: Send + Sync + 'static {
     /// Writes several changes (of different rooms, in this order) in one transaction,
     /// atomically and durably: all of them are committed when this returns `Ok`, none when it
     /// returns an error.
@@ -236,15 +230,13 @@ pub trait Store: Extras + Send + Sync + 'static {
         -> Result<Vec<EventRow>, StoreError>;
     /// Rooms the retention rules act on now.
     fn due(&self, cutoffs: Cutoffs) -> Result<Due, StoreError>;
-    /// Deletes a room and everything in it.
+    /// Deletes a room and everything in it (its seats, log, events, games, subscriptions).
     fn delete(&self, code: &str) -> Result<(), StoreError>;
     /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
     fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError>;
     /// Makes what was deleted unreadable on disk too (after each retention sweep): the
     /// retention that the data page promises must be true of the files, not only of queries.
-    fn scrub(&self) -> Result<(), StoreError> {
-        Ok(())
-    }
+    fn scrub(&self) -> Result<(), StoreError>;
     /// Every game of a room, in order.
     fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError>;
     /// Game `game_no` of a room with its log, in order, if there is such a game.
@@ -257,3 +249,9 @@ pub trait Store: Extras + Send + Sync + 'static {
     /// current game of their room (retention). Returns how many.
     fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError>;
 }
+
+/// Every concern of the storage in one object: what the application state holds, each part
+/// handing out only the trait it needs (see the module documentation).
+pub trait Store: RoomStore + FeedbackStore + PushStore + std::fmt::Debug {}
+
+impl<T: RoomStore + FeedbackStore + PushStore + std::fmt::Debug> Store for T {}

@@ -1,4 +1,4 @@
-//! The SQLite [`Store`]: WAL journal, `synchronous=FULL` so that a committed change survives a
+//! The SQLite store: WAL journal, `synchronous=FULL` so that a committed change survives a
 //! power cut, migrations from `migrations/*.sql` tracked by `PRAGMA user_version`.
 //!
 //! One write connection (behind a mutex; the changes of rooms reach it from one writer thread,
@@ -11,18 +11,20 @@ use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
+mod extras;
+
 use super::{
-    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, GameRow, RoomRow, RoomWrite, SeatRow,
-    Store, StoreError, StoredRoom,
+    ActionRow, ClientRoom, Commit, Cutoffs, Due, EventRow, GameRow, RoomRow, RoomState, RoomStore,
+    RoomWrite, SeatRow, StoreError, StoredRoom,
 };
 
 /// The migrations, in order; `user_version` is the number applied.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_rooms.sql"),
-    include_str!("../../migrations/0002_push_reviews.sql"),
-    include_str!("../../migrations/0003_start_position.sql"),
-    include_str!("../../migrations/0004_games.sql"),
-    include_str!("../../migrations/0005_stopped_games.sql"),
+    include_str!("../../../migrations/0001_rooms.sql"),
+    include_str!("../../../migrations/0002_push_reviews.sql"),
+    include_str!("../../../migrations/0003_start_position.sql"),
+    include_str!("../../../migrations/0004_games.sql"),
+    include_str!("../../../migrations/0005_stopped_games.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -108,16 +110,18 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
         code: r.get(0)?,
         game: r.get(1)?,
         settings: r.get(2)?,
-        status: r.get(3)?,
-        version: r.get(4)?,
-        game_no: r.get(5)?,
-        first_seat: r.get(6)?,
-        draw_offer: r.get(7)?,
         created_at: r.get(8)?,
-        active_at: r.get(9)?,
-        last_move_at: r.get(10)?,
-        finished_at: r.get(11)?,
         start_fen: r.get(12)?,
+        state: RoomState {
+            status: r.get(3)?,
+            version: r.get(4)?,
+            game_no: r.get(5)?,
+            first_seat: r.get(6)?,
+            draw_offer: r.get(7)?,
+            active_at: r.get(9)?,
+            last_move_at: r.get(10)?,
+            finished_at: r.get(11)?,
+        },
     })
 }
 
@@ -157,15 +161,15 @@ fn save_room(tx: &rusqlite::Transaction<'_>, code: &str, room: &RoomWrite) -> ru
         room.code,
         room.game,
         room.settings,
-        room.status,
-        room.version,
-        room.game_no,
-        room.first_seat,
-        room.draw_offer,
+        room.state.status,
+        room.state.version,
+        room.state.game_no,
+        room.state.first_seat,
+        room.state.draw_offer,
         room.created_at,
-        room.active_at,
-        room.last_move_at,
-        room.finished_at,
+        room.state.active_at,
+        room.state.last_move_at,
+        room.state.finished_at,
         room.start_fen
     ])?;
     Ok(())
@@ -297,7 +301,7 @@ fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> rusqlite::Result<(
     Ok(())
 }
 
-impl Store for SqliteStore {
+impl RoomStore for SqliteStore {
     fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -338,7 +342,7 @@ impl Store for SqliteStore {
             .collect::<Result<Vec<_>, _>>()?;
         let actions = conn
             .prepare_cached(ACTIONS_OF_GAME)?
-            .query_map(params![code, room.game_no], action_from_row)?
+            .query_map(params![code, room.state.game_no], action_from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         let client_ids = conn
             .prepare_cached(
@@ -511,147 +515,23 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn room(code: &str, status: &str, at: i64) -> RoomRow {
-        RoomRow {
-            code: code.into(),
-            game: "cc".into(),
-            settings: "{}".into(),
-            status: status.into(),
-            version: 1,
-            game_no: 1,
-            first_seat: 0,
-            draw_offer: None,
-            created_at: at,
-            active_at: at,
-            last_move_at: Some(at),
-            finished_at: (status == "finished").then_some(at),
-            start_fen: None,
-        }
-    }
-
-    fn change(
-        r: &RoomRow,
-        seats: &[SeatRow],
-        actions: &[ActionRow],
-        events: &[EventRow],
-        game: Option<&GameRow>,
-    ) -> Commit {
-        Commit {
-            actions: actions.to_vec(),
-            events: events.to_vec(),
-            game: game.cloned(),
-            ..Commit::whole(r.clone(), seats.to_vec())
-        }
-    }
-
-    fn seat(n: i64) -> SeatRow {
-        SeatRow {
-            seat: n,
-            kind: "human".into(),
-            name: Some("Ana".into()),
-            level: None,
-            token_hash: Some(vec![7; 32]),
-            client: Some("c".into()),
-            ready: false,
-        }
-    }
+    use crate::store::conformance::{a_move, create, room, seat};
 
     #[test]
-    fn a_commit_round_trips_and_survives_reopening() {
+    fn what_is_committed_survives_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.db");
         {
             let store = SqliteStore::open(&path).unwrap();
-            let r = room("AAAAAA", "playing", 10);
-            let action = ActionRow {
-                game_no: 1,
-                seq: 0,
-                seat: Some(0),
-                kind: "move".into(),
-                data: Some("{}".into()),
-                client_id: Some("m1".into()),
-                at: 10,
-            };
-            let event = EventRow {
-                version: 1,
-                event: "{\"kind\":\"settings\"}".into(),
-                at: 10,
-            };
-            store
-                .commit(&change(&r, &[seat(0), seat(1)], &[action], &[event], None))
-                .unwrap();
+            create(&store, &room("AAAAAA", "playing", 10), vec![seat(0, "c")]);
+            store.commit(&a_move("AAAAAA", 2, Some("m1"))).unwrap();
         }
         let store = SqliteStore::open(&path).unwrap();
         let loaded = store.load("AAAAAA").unwrap().unwrap();
-        assert_eq!(loaded.room, room("AAAAAA", "playing", 10));
-        assert_eq!(loaded.seats, vec![seat(0), seat(1)]);
-        assert_eq!(loaded.actions.len(), 1);
+        assert_eq!(loaded.room.state.version, 2);
+        assert_eq!(loaded.seats, vec![seat(0, "c")]);
         assert_eq!(loaded.client_ids, vec!["m1".to_string()]);
-        assert_eq!(store.events_since("AAAAAA", 0, 1).unwrap().len(), 1);
-        assert_eq!(store.live_codes().unwrap(), vec!["AAAAAA".to_string()]);
-        assert_eq!(store.rooms_of_client("c").unwrap().len(), 2);
-    }
-
-    #[test]
-    fn a_repeated_client_move_id_is_refused_by_the_unique_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
-        let r = room("BBBBBB", "playing", 10);
-        let a = |seq| ActionRow {
-            game_no: 1,
-            seq,
-            seat: Some(0),
-            kind: "move".into(),
-            data: None,
-            client_id: Some("same".into()),
-            at: 10,
-        };
-        store.commit(&change(&r, &[], &[a(0)], &[], None)).unwrap();
-        assert!(store.commit(&change(&r, &[], &[a(1)], &[], None)).is_err());
-        // The failed transaction left nothing behind.
-        assert_eq!(store.load("BBBBBB").unwrap().unwrap().actions.len(), 1);
-    }
-
-    #[test]
-    fn retention_finds_what_is_due_and_delete_cascades() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
-        for (code, status, at) in [
-            ("LOBBY1", "lobby", 5),
-            ("LOBBY2", "lobby", 50),
-            ("FINIS1", "finished", 5),
-            ("PLAYS1", "playing", 5),
-            ("PLAYS2", "playing", 50),
-        ] {
-            let e = EventRow {
-                version: 1,
-                event: "{}".into(),
-                at,
-            };
-            store
-                .commit(&change(
-                    &room(code, status, at),
-                    &[seat(0)],
-                    &[],
-                    &[e],
-                    None,
-                ))
-                .unwrap();
-        }
-        let due = store
-            .due(Cutoffs {
-                lobby_active_before: 10,
-                finished_before: 10,
-                idle_before: 10,
-            })
-            .unwrap();
-        assert_eq!(due.delete, vec!["LOBBY1".to_string(), "FINIS1".to_string()]);
-        assert_eq!(due.abandon, vec!["PLAYS1".to_string()]);
-        store.delete("LOBBY1").unwrap();
-        assert!(!store.exists("LOBBY1").unwrap());
-        assert!(store.events_since("LOBBY1", 0, 10).unwrap().is_empty());
-        assert!(store.exists("LOBBY2").unwrap());
+        assert_eq!(store.events_since("AAAAAA", 0, 2).unwrap().len(), 1);
     }
 
     #[test]
@@ -698,67 +578,5 @@ mod tests {
         let (row, log) = store.game("K7M2QX", 1).unwrap().unwrap();
         assert_eq!((row.game_no, log.len()), (1, 3));
         assert!(store.game("K7M2QX", 3).unwrap().is_none());
-    }
-
-    #[test]
-    fn a_game_row_keeps_its_start_and_old_games_go_with_retention() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = SqliteStore::open(&dir.path().join("t.db")).unwrap();
-        let mut r = room("CCCCCC", "playing", 10);
-        let mut g = GameRow {
-            game_no: 1,
-            settings: "{}".into(),
-            seats: Some("[]".into()),
-            first_seat: 0,
-            start_fen: None,
-            started_at: Some(10),
-            finished_at: None,
-            outcome: None,
-        };
-        let commit = |r: &RoomRow, g: &GameRow, actions: &[ActionRow]| {
-            store
-                .commit(&change(r, &[], actions, &[], Some(g)))
-                .unwrap();
-        };
-        let resign = |game_no, at| ActionRow {
-            game_no,
-            seq: 0,
-            seat: Some(0),
-            kind: "resign".into(),
-            data: None,
-            client_id: None,
-            at,
-        };
-        commit(&r, &g, &[]);
-        // Its end: the start time of the first write stays.
-        (g.started_at, g.finished_at, g.outcome) = (Some(20), Some(20), Some("{}".into()));
-        commit(&r, &g, &[resign(1, 20)]);
-        let stored = store.games("CCCCCC").unwrap();
-        assert_eq!(stored[0].started_at, Some(10));
-        assert_eq!(stored[0].finished_at, Some(20));
-        // The rematch: game 2 on. Game 1 goes once it ended before the cut-off, game 2 stays.
-        r.game_no = 2;
-        let g2 = GameRow {
-            game_no: 2,
-            started_at: Some(30),
-            finished_at: None,
-            outcome: None,
-            ..g.clone()
-        };
-        commit(&r, &g2, &[]);
-        assert_eq!(store.delete_old_games(20).unwrap(), 0);
-        assert_eq!(store.delete_old_games(21).unwrap(), 1);
-        assert!(store.game("CCCCCC", 1).unwrap().is_none());
-        assert_eq!(store.games("CCCCCC").unwrap(), vec![g2.clone()]);
-        // The last game of a room goes only with its room.
-        (r.game_no, r.status) = (2, "finished".into());
-        let g2_end = GameRow {
-            finished_at: Some(40),
-            ..g2
-        };
-        commit(&r, &g2_end, &[resign(2, 40)]);
-        assert_eq!(store.delete_old_games(100).unwrap(), 0);
-        store.delete("CCCCCC").unwrap();
-        assert!(store.games("CCCCCC").unwrap().is_empty());
     }
 }
