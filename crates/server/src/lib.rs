@@ -19,6 +19,7 @@ pub mod app;
 pub mod assets;
 pub mod config;
 pub mod error;
+pub mod event;
 pub mod fuzz;
 pub mod game;
 pub mod http;

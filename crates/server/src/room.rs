@@ -7,11 +7,12 @@
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use dames_ai::Level;
 
 use crate::error::{AppError, Detail};
+use crate::event::Event;
 use crate::game::{GameKind, GameRules, GameState, MoveInput};
 use crate::protocol::{LegalMove, MoveRecord};
 pub use crate::settings::{Rhythm, Settings, SettingsInput, MAX_CPU_MS};
@@ -145,7 +146,7 @@ pub enum Action {
 #[derive(Debug, Default)]
 pub struct Change {
     /// Events, in order (each gets the next version).
-    pub events: Vec<Value>,
+    pub events: Vec<Event>,
     /// Game log entries of the current game.
     pub actions: Vec<Action>,
     /// Whether this counts as activity for retention (everything but presence).
@@ -155,7 +156,7 @@ pub struct Change {
 }
 
 impl Change {
-    fn event(&mut self, event: Value) {
+    fn event(&mut self, event: Event) {
         self.events.push(event);
         self.activity = true;
     }
@@ -322,7 +323,7 @@ impl Room {
             _ => String::new(),
         };
         self.seats[n].occupant = occupant;
-        ch.event(json!({"kind": "joined", "seat": n, "name": name}));
+        ch.event(Event::Joined { name, seat: n });
         Ok(n)
     }
 
@@ -340,7 +341,7 @@ impl Room {
         }
         // A fresh seat: the connections of the one who left no longer count for it.
         self.seats[seat] = Seat::empty();
-        ch.event(json!({"kind": "left", "seat": seat}));
+        ch.event(Event::Left { seat });
         Ok(())
     }
 
@@ -373,11 +374,11 @@ impl Room {
         self.settings = settings;
         for n in (seats..self.seats.len()).rev() {
             if self.seats[n].is_taken() {
-                ch.event(json!({"kind": "left", "seat": n}));
+                ch.event(Event::Left { seat: n });
             }
         }
         self.seats.resize_with(seats, Seat::empty);
-        ch.event(json!({"kind": "settings"}));
+        ch.event(Event::Settings);
         Ok(())
     }
 
@@ -403,12 +404,15 @@ impl Room {
         match (action, current) {
             (SeatAction::Cpu(level), Occupant::Empty | Occupant::Cpu(_)) => {
                 self.seats[seat].occupant = Occupant::Cpu(level);
-                ch.event(json!({"kind": "joined", "seat": seat, "name": "CPU"}));
+                ch.event(Event::Joined {
+                    name: "CPU".into(),
+                    seat,
+                });
             }
             (SeatAction::Cpu(_), Occupant::Human { .. }) => return Err(AppError::SeatTaken),
             (SeatAction::Empty, Occupant::Cpu(_)) | (SeatAction::Kick, Occupant::Human { .. }) => {
                 self.seats[seat] = Seat::empty();
-                ch.event(json!({"kind": "left", "seat": seat}));
+                ch.event(Event::Left { seat });
             }
             _ => {}
         }
@@ -444,7 +448,9 @@ impl Room {
         for seat in &mut self.seats {
             seat.ready = false;
         }
-        ch.event(json!({"kind": "started", "game_no": self.game_no}));
+        ch.event(Event::Started {
+            game_no: self.game_no,
+        });
         ch.game = true;
         self.check_finished(now, ch);
         Ok(())
@@ -485,12 +491,10 @@ impl Room {
             passes: played.passes,
             finished: played.finished,
         };
-        let mut event = serde_json::to_value(&record).map_err(|e| AppError::internal("move", e))?;
-        event["kind"] = "move".into();
-        play.records.push(record);
+        play.records.push(record.clone());
         play.draw_offer = None;
         play.draw_declined = None;
-        ch.event(event);
+        ch.event(Event::Move(record));
         let client_id = client_id.map(str::to_owned);
         if let Some(id) = &client_id {
             self.move_ids.insert(id.clone());
@@ -514,7 +518,7 @@ impl Room {
         let play = self.play.as_mut().ok_or(AppError::Internal)?;
         play.state.resign(seat).map_err(refused)?;
         play.draw_offer = None;
-        ch.event(json!({"kind": "resigned", "seat": seat}));
+        ch.event(Event::Resigned { seat });
         ch.actions.push(Action::Resign { seat });
         self.check_finished(now, ch);
         Ok(())
@@ -565,7 +569,7 @@ impl Room {
         let play = self.play.as_mut().ok_or(AppError::Internal)?;
         play.draw_offer = Some(seat);
         play.draw_declined = None;
-        ch.event(json!({"kind": "draw_offer", "seat": seat}));
+        ch.event(Event::DrawOffer { seat });
         Ok(())
     }
 
@@ -603,7 +607,7 @@ impl Room {
             .agree_draw()
             .map_err(|e| AppError::WrongState(e.to_string().into()))?;
         play.draw_offer = None;
-        ch.event(json!({"kind": "draw_accepted", "seat": seat}));
+        ch.event(Event::DrawAccepted { seat });
         ch.actions.push(Action::Draw);
         self.check_finished(now, ch);
         Ok(())
@@ -614,7 +618,7 @@ impl Room {
             play.draw_offer = None;
             play.draw_declined = Some(seat);
         }
-        ch.event(json!({"kind": "draw_declined", "seat": seat}));
+        ch.event(Event::DrawDeclined { seat });
     }
 
     /// Ends the game with no result (retention: 45 days without a move).
@@ -645,7 +649,7 @@ impl Room {
             ));
         }
         self.seats[seat].ready = ready;
-        ch.event(json!({"kind": "rematch", "seat": seat, "ready": ready}));
+        ch.event(Event::Rematch { ready, seat });
         let all_ready = self
             .seats
             .iter()
@@ -688,7 +692,7 @@ impl Room {
             if let Some(play) = self.play.as_mut() {
                 play.draw_offer = None;
             }
-            ch.event(json!({"kind": "finished", "outcome": outcome}));
+            ch.event(Event::Finished { outcome });
             ch.game = true;
         }
     }
@@ -762,6 +766,7 @@ pub enum DrawAction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn human(name: &str) -> Occupant {
         Occupant::Human {
@@ -811,10 +816,7 @@ mod tests {
         r.set_settings(&input, &mut ch).unwrap();
         assert_eq!(r.seats.len(), 2);
         assert_eq!(r.seat_of_token("Bo"), None);
-        assert!(ch
-            .events
-            .iter()
-            .any(|e| e["kind"] == "left" && e["seat"] == 3));
+        assert!(ch.events.contains(&Event::Left { seat: 3 }));
     }
 
     #[test]

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::AppError;
+use crate::event::Event;
 use crate::protocol::{Board, LegalMove, Outcome, RoomView, SeatView};
 use crate::room::{Room, Settings, Status};
 
@@ -24,8 +25,9 @@ pub enum ServerMessage {
     Event {
         /// Its version.
         version: i64,
-        /// What happened (`Event` of docs/protocol.md).
-        event: Value,
+        /// What happened.
+        #[serde(serialize_with = "Event::serialize_sorted")]
+        event: Event,
     },
     /// A full state: on connection, on `sync`, or after falling behind.
     State {
@@ -99,7 +101,8 @@ pub struct Numbered {
     /// Its version.
     pub version: i64,
     /// What happened.
-    pub event: Value,
+    #[serde(serialize_with = "Event::serialize_sorted")]
+    pub event: Event,
 }
 
 /// What a `delta` carries of the room: the fields of `RoomView` that may change and are the
@@ -197,10 +200,10 @@ pub struct Published {
 
 impl Published {
     /// The messages of the change that numbered `events` and left `room`.
-    pub fn new(events: &[(i64, Value)], room: &Room) -> Self {
+    pub fn new(events: &[(i64, Event)], room: &Room) -> Self {
         let settings = events
             .iter()
-            .any(|(_, e)| e["kind"] == "settings")
+            .any(|(_, e)| *e == Event::Settings)
             .then(|| room.settings.clone());
         let delta = ServerMessage::Delta {
             version: room.version,

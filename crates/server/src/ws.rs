@@ -16,6 +16,7 @@ use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::AppError;
+use crate::event::Event;
 use crate::http::rooms::{check_move_id, lookup, random_u64, Since};
 use crate::http::Caller;
 use crate::room::{DrawAction, Room};
@@ -233,15 +234,12 @@ impl Session {
         };
         if since < version {
             let store = self.state.rooms.store().clone();
-            let rows = blocking(move || store.events_since(&code, since, version))
+            let key = code.clone();
+            let rows = blocking(move || store.events_since(&key, since, version))
                 .await
                 .map_err(drop)?;
-            for row in rows {
-                let event = serde_json::from_str(&row.event).unwrap_or(Value::Null);
-                let msg = ServerMessage::Event {
-                    version: row.version,
-                    event,
-                };
+            for (version, event) in crate::event::read_rows(&code, &rows) {
+                let msg = ServerMessage::Event { version, event };
                 socket.send(text(&msg)).await.map_err(drop)?;
             }
         }
@@ -290,7 +288,7 @@ impl Session {
     async fn on_change(
         &mut self,
         socket: &mut WebSocket,
-        events: &[(i64, Value)],
+        events: &[(i64, Event)],
         room: &Room,
         wire: Option<&Published>,
     ) -> Result<(), ()> {
@@ -299,7 +297,7 @@ impl Session {
         }
         // A token's seat can only be lost (left, kicked, or beyond a smaller seat count), and
         // every way of losing it is a `left` event.
-        if self.you.is_some() && events.iter().any(|(_, e)| e["kind"] == "left") {
+        if self.you.is_some() && events.iter().any(|(_, e)| matches!(e, Event::Left { .. })) {
             let you = self.you(room);
             if you != self.you {
                 self.you = you;

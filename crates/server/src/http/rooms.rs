@@ -15,6 +15,7 @@ use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
 use crate::error::{AppError, Detail};
+use crate::event::{self, Event};
 use crate::game::{GameKind, GameRules, SOLITAIRE_START};
 use crate::position;
 use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
@@ -23,6 +24,7 @@ use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, 
 use crate::rooms::{blocking, RoomCell};
 use crate::settings;
 use crate::state::AppState;
+use crate::wire::Numbered;
 use crate::{qr, token};
 
 /// The routes under `/api`.
@@ -230,8 +232,10 @@ async fn create(
             let mut room = Room::new(code, kind, settings, seats, host.clone(), now);
             room.start.clone_from(&start);
             if let Occupant::Human { name, .. } = &host {
-                ch.events
-                    .push(json!({"kind": "joined", "seat": 0, "name": name}));
+                ch.events.push(Event::Joined {
+                    name: name.clone(),
+                    seat: 0,
+                });
             }
             if let Some(levels) = &cpu {
                 for (n, &level) in levels.iter().enumerate() {
@@ -653,14 +657,11 @@ async fn events(
     let store = state.rooms.store().clone();
     let since = q.version()?;
     let rows = blocking(move || store.events_since(&code, since, version)).await?;
-    let events: Vec<Value> = rows.iter().map(event_json).collect();
+    let events: Vec<Numbered> = event::read_rows(&view.code, &rows)
+        .into_iter()
+        .map(|(version, event)| Numbered { version, event })
+        .collect();
     Ok(Json(json!({"events": events, "room": view})))
-}
-
-/// `{"version":N,"event":Event}` from a stored event.
-pub fn event_json(row: &crate::store::EventRow) -> Value {
-    let event: Value = serde_json::from_str(&row.event).unwrap_or(Value::Null);
-    json!({"version": row.version, "event": event})
 }
 
 async fn my_rooms(State(state): State<AppState>, caller: Caller) -> Result<Json<Value>, AppError> {

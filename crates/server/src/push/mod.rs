@@ -17,6 +17,8 @@ use tokio::sync::{mpsc, Semaphore};
 
 use crate::config;
 use crate::error::AppError;
+use crate::event::Event;
+use crate::protocol::MoveRecord;
 use crate::room::{Occupant, Rhythm, Room, Status};
 use crate::rooms::{blocking, now_ms, Rooms};
 use crate::store::{PushStore, PushSub};
@@ -90,7 +92,7 @@ pub async fn start(
     let key = vapid(store.clone()).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
     rooms.observe(Arc::new(
-        move |room: &Arc<Room>, events: &[(i64, Value)]| {
+        move |room: &Arc<Room>, events: &[(i64, Event)]| {
             for job in jobs(room, events) {
                 if tx.try_send(job).is_err() {
                     tracing::warn!(
@@ -127,43 +129,32 @@ fn game_name(room: &Room) -> &'static str {
 }
 
 /// What a committed change asks to send.
-fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
-    let kinds: Vec<&str> = events
-        .iter()
-        .filter_map(|(_, e)| e.get("kind").and_then(Value::as_str))
-        .collect();
+fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
     let url = format!("/r/{}", room.code);
     let mut out = Vec::new();
     for (_, e) in events {
-        if e.get("kind").and_then(Value::as_str) == Some("left") {
-            if let Some(seat) = e.get("seat").and_then(Value::as_i64) {
-                out.push(Job::Forget {
-                    code: room.code.clone(),
-                    seat,
-                });
-            }
+        if let Event::Left { seat } = e {
+            out.push(Job::Forget {
+                code: room.code.clone(),
+                seat: *seat as i64,
+            });
         }
     }
-    if kinds.contains(&"finished") {
+    if let Some(outcome) = events.iter().find_map(|(_, e)| match e {
+        Event::Finished { outcome } => Some(outcome),
+        _ => None,
+    }) {
         // The seat that ended it (a last move or a resignation) knows already.
-        let actor = events.iter().rev().find_map(|(_, e)| {
-            matches!(
-                e.get("kind").and_then(Value::as_str),
-                Some("move" | "resigned")
-            )
-            .then(|| e.get("seat").and_then(Value::as_i64))
-            .flatten()
+        let actor = events.iter().rev().find_map(|(_, e)| match e {
+            Event::Move(MoveRecord { seat, .. }) | Event::Resigned { seat } => Some(*seat),
+            _ => None,
         });
-        let outcome = events
-            .iter()
-            .find_map(|(_, e)| e.get("outcome").cloned())
-            .unwrap_or(Value::Null);
         let mut seats = Vec::new();
         for (n, seat) in room.seats.iter().enumerate() {
             if let Occupant::Human { .. } = &seat.occupant {
                 // Like a turn: live players with the page open see the end there.
                 let away = room.settings.rhythm == Rhythm::Turn || seat.connections == 0;
-                if Some(n as i64) != actor && away {
+                if Some(n) != actor && away {
                     seats.push(n as i64);
                 }
             }
@@ -176,7 +167,10 @@ fn jobs(room: &Room, events: &[(i64, Value)]) -> Vec<Job> {
         });
         return out;
     }
-    if room.status != Status::Playing || !kinds.iter().any(|k| matches!(*k, "move" | "started")) {
+    let moved = events
+        .iter()
+        .any(|(_, e)| matches!(e, Event::Move(_) | Event::Started { .. }));
+    if room.status != Status::Playing || !moved {
         return out;
     }
     let Some(seat) = room.play.as_ref().and_then(|p| p.state.to_move()) else {

@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
+use crate::event::Event;
 use crate::room::{Change, Occupant, Room, Status};
 use crate::snapshot::action_rows;
 use crate::store::{Commit, EventRow, PlayedRow, RoomStore, RoomWrite, StoreError};
@@ -249,11 +249,11 @@ impl Rooms {
         room: &mut Room,
         ch: Change,
         now: i64,
-    ) -> Result<Vec<(i64, Value)>, AppError> {
+    ) -> Result<Vec<(i64, Event)>, AppError> {
         if ch.activity {
             room.active_at = now;
         }
-        let events: Vec<(i64, Value)> = ch
+        let events: Vec<(i64, Event)> = ch
             .events
             .into_iter()
             .map(|e| {
@@ -270,7 +270,7 @@ impl Rooms {
             .iter()
             .map(|(v, e)| EventRow {
                 version: *v,
-                event: e.to_string(),
+                event: e.to_json(),
                 at: now,
             })
             .collect();

@@ -17,10 +17,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::extract::ws::Utf8Bytes;
-use serde_json::Value;
 use tokio::sync::broadcast;
 
 use crate::error::AppError;
+use crate::event::Event;
 use crate::room::{Change, Room};
 use crate::store::{RoomStore, StoreError};
 use crate::token;
@@ -41,7 +41,7 @@ pub enum Update {
     /// A committed change.
     Change {
         /// The new events with their versions.
-        events: Vec<(i64, Value)>,
+        events: Vec<(i64, Event)>,
         /// The room after the change.
         room: Arc<Room>,
         /// Its messages, serialised once for every connection (`None` when nobody was
@@ -116,7 +116,7 @@ pub struct Rooms {
 }
 
 /// Sees every committed change: the room after it and its numbered events.
-pub type Observer = Arc<dyn Fn(&Arc<Room>, &[(i64, Value)]) + Send + Sync>;
+pub type Observer = Arc<dyn Fn(&Arc<Room>, &[(i64, Event)]) + Send + Sync>;
 
 impl std::fmt::Debug for Rooms {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -299,7 +299,7 @@ impl Rooms {
         Ok(out)
     }
 
-    fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Value)>, room: Room) {
+    fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Event)>, room: Room) {
         let room = Arc::new(room);
         if let Some(observer) = self.observer.get() {
             observer(&room, &events);
@@ -356,8 +356,10 @@ pub(crate) mod tests {
     pub fn new_room(code: String, ch: &mut Change, now: i64) -> Result<(Room, ()), AppError> {
         let (settings, seats) = Settings::new(GameKind::Draughts, &SettingsInput::default())?;
         let room = Room::new(code, GameKind::Draughts, settings, seats, human("Ana"), now);
-        ch.events
-            .push(serde_json::json!({"kind": "joined", "seat": 0, "name": "Ana"}));
+        ch.events.push(Event::Joined {
+            name: "Ana".into(),
+            seat: 0,
+        });
         Ok((room, ()))
     }
 }
