@@ -272,7 +272,7 @@ impl Session {
                 socket.send(Message::Text(wire.clone())).await.map_err(drop)
             }
             Ok(Update::Change { events, room, wire }) => {
-                self.on_change(socket, events, room, wire.as_ref()).await
+                self.on_change(socket, events, room, wire).await
             }
             Err(RecvError::Lagged(_)) => {
                 let room = self.cell.room.lock().await.clone();
@@ -290,7 +290,7 @@ impl Session {
         socket: &mut WebSocket,
         events: &[(i64, Event)],
         room: &Room,
-        wire: Option<&Published>,
+        wire: &Published,
     ) -> Result<(), ()> {
         if room.version <= self.sent {
             return Ok(()); // already in the state sent on connection
@@ -305,9 +305,9 @@ impl Session {
             }
         }
         let follows = events.first().map(|(v, _)| *v) == Some(self.sent + 1);
-        let Some(wire) = wire.filter(|_| follows) else {
+        if !follows {
             return self.send_state(socket, room).await;
-        };
+        }
         self.sent = room.version;
         socket
             .send(Message::Text(wire.delta.clone()))

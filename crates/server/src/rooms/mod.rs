@@ -44,9 +44,9 @@ pub enum Update {
         events: Vec<(i64, Event)>,
         /// The room after the change.
         room: Arc<Room>,
-        /// Its messages, serialised once for every connection (`None` when nobody was
-        /// listening).
-        wire: Option<Published>,
+        /// Its messages, serialised once for every connection (built only when someone is
+        /// listening: with no receiver, nothing is sent at all).
+        wire: Published,
     },
     /// A seat's presence flipped (memory only: no version, nothing stored; see
     /// [`Rooms::presence`]).
@@ -306,7 +306,7 @@ impl Rooms {
         }
         // Nobody listening: nothing to build, and no receiver is fine.
         if cell.tx.receiver_count() > 0 {
-            let wire = Some(Published::new(&events, &room));
+            let wire = Published::new(&events, &room);
             let _ = cell.tx.send(Arc::new(Update::Change {
                 events,
                 room: room.clone(),
