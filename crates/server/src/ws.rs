@@ -2,15 +2,21 @@
 //! on connection, then every change as a `delta` serialised once for all the room's connections
 //! (and its `turn` to the seat to move; crate::wire); client actions with ids answered by `ack`;
 //! typed errors that never close the socket; presence of the seats; pings.
+//!
+//! A session is written against any `Stream` of incoming and `Sink` of outgoing [`Message`]s
+//! ([`Session::run`]): the upgraded WebSocket in the server, channels in the unit tests below
+//! (connection, a move acknowledged and broadcast, refused messages, falling behind, closing),
+//! which need no socket; `tests/` drives the real one.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
@@ -173,12 +179,22 @@ fn text(msg: &ServerMessage) -> Message {
     Message::Text(msg.to_text())
 }
 
+/// Sends `msg` on `socket` (and flushes it): `Err` once the peer is gone.
+async fn send<S: Sink<Message> + Unpin>(socket: &mut S, msg: Message) -> Result<(), ()> {
+    socket.send(msg).await.map_err(drop)
+}
+
 impl Session {
     fn you(&self, room: &Room) -> Option<usize> {
         self.token.as_deref().and_then(|t| room.seat_of_token(t))
     }
 
-    async fn run(mut self, mut socket: WebSocket, since: i64) {
+    /// Serves one connection until it closes: `socket` yields the client's messages and takes
+    /// the server's (the WebSocket; channels in tests).
+    async fn run<S, E>(mut self, mut socket: S, since: i64)
+    where
+        S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
+    {
         let mut updates = self.cell.tx.subscribe();
         let mut closing = self.state.closing.subscribe();
         if self.connect(&mut socket, since).await.is_err() {
@@ -189,7 +205,7 @@ impl Session {
         let mut heard = Instant::now();
         loop {
             let step = tokio::select! {
-                msg = socket.recv() => match msg {
+                msg = socket.next() => match msg {
                     Some(Ok(msg)) => {
                         heard = Instant::now();
                         self.on_message(&mut socket, msg).await
@@ -201,11 +217,11 @@ impl Session {
                     if heard.elapsed() > SILENCE_LIMIT {
                         Err(())
                     } else {
-                        socket.send(Message::Ping(Default::default())).await.map_err(drop)
+                        send(&mut socket, Message::Ping(Default::default())).await
                     }
                 }
                 _ = closing.changed() => {
-                    let _ = socket.send(Message::Close(None)).await;
+                    let _ = send(&mut socket, Message::Close(None)).await;
                     Err(())
                 }
             };
@@ -217,7 +233,11 @@ impl Session {
     }
 
     /// Counts the seat online, then sends the missed events and the state.
-    async fn connect(&mut self, socket: &mut WebSocket, since: i64) -> Result<(), ()> {
+    async fn connect<S: Sink<Message> + Unpin>(
+        &mut self,
+        socket: &mut S,
+        since: i64,
+    ) -> Result<(), ()> {
         self.seat = self
             .state
             .rooms
@@ -240,11 +260,11 @@ impl Session {
                 .map_err(drop)?;
             for (version, event) in crate::event::read_rows(&code, &rows) {
                 let msg = ServerMessage::Event { version, event };
-                socket.send(text(&msg)).await.map_err(drop)?;
+                send(socket, text(&msg)).await?;
             }
         }
         self.sent = version;
-        socket.send(text(&state)).await.map_err(drop)
+        send(socket, text(&state)).await
     }
 
     async fn disconnect(&mut self) {
@@ -256,21 +276,19 @@ impl Session {
         }
     }
 
-    async fn on_update(
+    async fn on_update<S: Sink<Message> + Unpin>(
         &mut self,
-        socket: &mut WebSocket,
+        socket: &mut S,
         update: Result<Arc<Update>, RecvError>,
     ) -> Result<(), ()> {
         match update.as_deref() {
             Ok(Update::Deleted) => {
                 let gone = ServerMessage::error(None, &AppError::UnknownRoom);
-                let _ = socket.send(text(&gone)).await;
-                let _ = socket.send(Message::Close(None)).await;
+                let _ = send(socket, text(&gone)).await;
+                let _ = send(socket, Message::Close(None)).await;
                 Err(())
             }
-            Ok(Update::Presence { wire, .. }) => {
-                socket.send(Message::Text(wire.clone())).await.map_err(drop)
-            }
+            Ok(Update::Presence { wire, .. }) => send(socket, Message::Text(wire.clone())).await,
             Ok(Update::Change { events, room, wire }) => {
                 self.on_change(socket, events, room, wire).await
             }
@@ -285,9 +303,9 @@ impl Session {
     /// A committed change: its shared `delta` (and `turn` for the seat to move), or a full state
     /// when this connection cannot follow by deltas (it missed a version, or its seat was
     /// freed: it now speaks as a spectator).
-    async fn on_change(
+    async fn on_change<S: Sink<Message> + Unpin>(
         &mut self,
-        socket: &mut WebSocket,
+        socket: &mut S,
         events: &[(i64, Event)],
         room: &Room,
         wire: &Published,
@@ -309,19 +327,20 @@ impl Session {
             return self.send_state(socket, room).await;
         }
         self.sent = room.version;
-        socket
-            .send(Message::Text(wire.delta.clone()))
-            .await
-            .map_err(drop)?;
+        send(socket, Message::Text(wire.delta.clone())).await?;
         match &wire.turn {
             Some((seat, turn)) if self.you == Some(*seat) => {
-                socket.send(Message::Text(turn.clone())).await.map_err(drop)
+                send(socket, Message::Text(turn.clone())).await
             }
             _ => Ok(()),
         }
     }
 
-    async fn send_state(&mut self, socket: &mut WebSocket, room: &Room) -> Result<(), ()> {
+    async fn send_state<S: Sink<Message> + Unpin>(
+        &mut self,
+        socket: &mut S,
+        room: &Room,
+    ) -> Result<(), ()> {
         if room.version < self.sent {
             return Ok(());
         }
@@ -329,10 +348,14 @@ impl Session {
         self.you = self.you(room);
         // The state carries this connection's legal moves: no `turn` after it.
         let state = ServerMessage::state(room, self.you);
-        socket.send(text(&state)).await.map_err(drop)
+        send(socket, text(&state)).await
     }
 
-    async fn on_message(&mut self, socket: &mut WebSocket, msg: Message) -> Result<(), ()> {
+    async fn on_message<S: Sink<Message> + Unpin>(
+        &mut self,
+        socket: &mut S,
+        msg: Message,
+    ) -> Result<(), ()> {
         let bytes = match msg {
             Message::Text(t) => t.as_bytes().to_vec(),
             Message::Binary(b) => b.to_vec(),
@@ -347,7 +370,7 @@ impl Session {
                 self.sent = 0;
                 self.send_state(socket, &room).await
             }
-            Some(answer) => socket.send(text(&answer)).await.map_err(drop),
+            Some(answer) => send(socket, text(&answer)).await,
         }
     }
 
@@ -452,5 +475,427 @@ impl Session {
                 op(room, seat, ch, now)
             })
             .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The session driven through channels: no socket, no HTTP (`tests/` has those).
+
+    use std::convert::Infallible;
+    use std::net::Ipv4Addr;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use futures_channel::mpsc;
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::config::Config;
+    use crate::rooms::tests::{human, new_room};
+    use crate::store::MemoryStore;
+
+    /// The session's end of a connection: what the client sent, and where the server's
+    /// messages go.
+    struct Duplex {
+        rx: mpsc::UnboundedReceiver<Result<Message, Infallible>>,
+        tx: mpsc::Sender<Message>,
+    }
+
+    impl Stream for Duplex {
+        type Item = Result<Message, Infallible>;
+
+        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            self.rx.poll_next_unpin(cx)
+        }
+    }
+
+    impl Sink<Message> for Duplex {
+        type Error = mpsc::SendError;
+
+        fn poll_ready(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Result<(), Self::Error>> {
+            self.tx.poll_ready_unpin(cx)
+        }
+
+        fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+            self.tx.start_send_unpin(item)
+        }
+
+        fn poll_flush(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Result<(), Self::Error>> {
+            self.tx.poll_flush_unpin(cx)
+        }
+
+        fn poll_close(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Result<(), Self::Error>> {
+            self.tx.poll_close_unpin(cx)
+        }
+    }
+
+    /// The client's end.
+    struct Client {
+        to_server: mpsc::UnboundedSender<Result<Message, Infallible>>,
+        from_server: mpsc::Receiver<Message>,
+        task: tokio::task::JoinHandle<()>,
+    }
+
+    impl Client {
+        fn send_text(&self, text: String) {
+            self.to_server
+                .unbounded_send(Ok(Message::Text(text.into())))
+                .unwrap();
+        }
+
+        fn send(&self, msg: Value) {
+            self.send_text(msg.to_string());
+        }
+
+        /// The next message of the server but pings (the session pings when it starts).
+        async fn next(&mut self) -> Message {
+            loop {
+                let msg = tokio::time::timeout(Duration::from_secs(10), self.from_server.next())
+                    .await
+                    .expect("a message in time")
+                    .expect("the session is still sending");
+                if !matches!(msg, Message::Ping(_)) {
+                    return msg;
+                }
+            }
+        }
+
+        /// The next text message, read.
+        async fn recv(&mut self) -> Value {
+            match self.next().await {
+                Message::Text(t) => serde_json::from_str(t.as_str()).unwrap(),
+                other => panic!("not a text message: {other:?}"),
+            }
+        }
+
+        /// Messages up to the first of type `ty`: (it, those before it).
+        async fn until(&mut self, ty: &str) -> (Value, Vec<Value>) {
+            let mut before = Vec::new();
+            loop {
+                let msg = self.recv().await;
+                if msg["type"] == ty {
+                    return (msg, before);
+                }
+                before.push(msg);
+            }
+        }
+
+        /// One message of each type of `types`, in that order, whatever order they come in
+        /// (others are skipped).
+        async fn each(&mut self, types: &[&str]) -> Vec<Value> {
+            let mut found: Vec<Option<Value>> = vec![None; types.len()];
+            while found.iter().any(Option::is_none) {
+                let msg = self.recv().await;
+                if let Some(i) = types.iter().position(|t| msg["type"] == *t) {
+                    found[i].get_or_insert(msg);
+                }
+            }
+            found.into_iter().flatten().collect()
+        }
+
+        /// The next `presence` message about `seat`.
+        async fn presence(&mut self, seat: usize) -> Value {
+            loop {
+                let msg = self.until("presence").await.0;
+                if msg["seat"] == seat {
+                    return msg;
+                }
+            }
+        }
+
+        /// Whether the server says nothing (but pings and presence) for a moment.
+        async fn quiet(&mut self) -> Result<(), Value> {
+            loop {
+                match tokio::time::timeout(Duration::from_millis(300), self.from_server.next())
+                    .await
+                {
+                    Err(_) | Ok(None) => return Ok(()),
+                    Ok(Some(Message::Text(t))) => {
+                        let msg: Value = serde_json::from_str(t.as_str()).unwrap();
+                        if msg["type"] != "presence" {
+                            return Err(msg);
+                        }
+                    }
+                    Ok(Some(_)) => {}
+                }
+            }
+        }
+    }
+
+    /// The server's state over an in-memory store, without rate limits.
+    async fn app() -> AppState {
+        let mut config = Config::new("in-memory");
+        config.limits.enabled = false;
+        AppState::with_store(Arc::new(MemoryStore::default()), config)
+            .await
+            .unwrap()
+    }
+
+    /// A draughts game between Ana (seat 0, White, to move; token "Ana") and Bo (seat 1,
+    /// token "Bo").
+    async fn game(state: &AppState) -> Arc<RoomCell> {
+        let (cell, ()) = state.rooms.create(new_room).await.unwrap();
+        state
+            .rooms
+            .mutate(&cell, |room, ch, now| {
+                room.join(None, human("Bo"), ch)?;
+                room.start(0, now, ch)
+            })
+            .await
+            .unwrap();
+        cell
+    }
+
+    /// A session of `cell` for the holder of `token`, that saw version `since`, whose outgoing
+    /// channel holds `buffer` messages (more wait for the client to read).
+    fn connect(
+        state: &AppState,
+        cell: &Arc<RoomCell>,
+        token: Option<&str>,
+        since: i64,
+        buffer: usize,
+    ) -> Client {
+        let ip = std::net::IpAddr::from(Ipv4Addr::LOCALHOST);
+        let session = Session {
+            state: state.clone(),
+            cell: cell.clone(),
+            token: token.map(str::to_owned),
+            seat: None,
+            you: None,
+            sent: 0,
+            _slot: state.websockets.open(ip).unwrap(),
+            ip,
+            client: format!("client-{}", token.unwrap_or("spectator")),
+        };
+        let (to_server, rx) = mpsc::unbounded();
+        let (tx, from_server) = mpsc::channel(buffer);
+        let task = tokio::spawn(session.run(Duplex { rx, tx }, since));
+        Client {
+            to_server,
+            from_server,
+            task,
+        }
+    }
+
+    async fn version(cell: &RoomCell) -> i64 {
+        cell.room.lock().await.version
+    }
+
+    #[tokio::test]
+    async fn connecting_sends_the_missed_events_in_order_then_the_state() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        let mut ana = connect(&state, &cell, Some("Ana"), 0, 64);
+        let (full, missed) = ana.until("state").await;
+        let versions: Vec<i64> = missed
+            .iter()
+            .map(|m| m["version"].as_i64().unwrap())
+            .collect();
+        assert_eq!(versions, (1..=v).collect::<Vec<_>>());
+        assert!(missed.iter().all(|m| m["type"] == "event"));
+        assert_eq!(
+            missed[0]["event"],
+            json!({"kind": "joined", "seat": 0, "name": "Ana"})
+        );
+        assert_eq!(missed.last().unwrap()["event"]["kind"], "started");
+        assert_eq!(
+            (full["version"].as_i64(), &full["room"]["you"]),
+            (Some(v), &json!(0))
+        );
+        assert!(!full["room"]["play"]["legal_moves"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        // Up to date: the state alone. A spectator sees no legal moves.
+        let mut bo = connect(&state, &cell, Some("Bo"), v, 64);
+        assert_eq!(bo.recv().await["type"], "state");
+        let mut watcher = connect(&state, &cell, None, v, 64);
+        let (full, _) = watcher.until("state").await;
+        assert_eq!(full["room"]["you"], Value::Null);
+        assert_eq!(full["room"]["play"]["legal_moves"], json!([]));
+    }
+
+    #[tokio::test]
+    async fn a_move_is_acknowledged_and_broadcast_once_with_the_turn_to_the_seat_to_move() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        let mut ana = connect(&state, &cell, Some("Ana"), v, 64);
+        let mut bo = connect(&state, &cell, Some("Bo"), v, 64);
+        ana.until("state").await;
+        bo.until("state").await;
+        let mv = json!({"type": "move", "id": "m-1", "move": {"notation": "32-28"}});
+        ana.send(mv.clone());
+        let [ack, delta_ana] = <[Value; 2]>::try_from(ana.each(&["ack", "delta"]).await).unwrap();
+        assert_eq!(ack, json!({"type": "ack", "id": "m-1", "applied": true}));
+        let (delta_bo, _) = bo.until("delta").await;
+        assert_eq!(delta_ana, delta_bo, "the same delta for everyone");
+        assert_eq!(delta_bo["version"], v + 1);
+        assert_eq!(delta_bo["events"][0]["event"]["kind"], "move");
+        assert_eq!(delta_bo["room"]["play"]["to_move"], 1);
+        let (turn, _) = bo.until("turn").await;
+        assert_eq!(
+            (turn["version"].as_i64(), turn["ply"].as_i64()),
+            (Some(v + 1), Some(1))
+        );
+        assert!(!turn["legal_moves"].as_array().unwrap().is_empty());
+        // Resent (after a reconnection): applied once.
+        ana.send(mv);
+        assert_eq!(
+            ana.until("ack").await.0,
+            json!({"type": "ack", "id": "m-1", "applied": false})
+        );
+        assert_eq!(version(&cell).await, v + 1);
+        assert_eq!(
+            bo.quiet().await,
+            Ok(()),
+            "no turn for the seat that moved, nothing else"
+        );
+    }
+
+    #[tokio::test]
+    async fn refused_messages_get_typed_errors_and_change_nothing() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        let mut ana = connect(&state, &cell, Some("Ana"), v, 64);
+        let mut bo = connect(&state, &cell, Some("Bo"), v, 64);
+        let mut watcher = connect(&state, &cell, None, v, 64);
+        for c in [&mut ana, &mut bo, &mut watcher] {
+            c.until("state").await;
+        }
+        let code = |msg: &Value| (msg["code"].as_str().unwrap().to_owned(), msg["id"].clone());
+        ana.send_text(format!(
+            r#"{{"type":"ping","pad":"{}"}}"#,
+            "x".repeat(MAX_MESSAGE)
+        ));
+        assert_eq!(
+            code(&ana.until("error").await.0),
+            ("too_large".into(), Value::Null)
+        );
+        ana.send_text("{not json".into());
+        assert_eq!(
+            code(&ana.until("error").await.0),
+            ("bad_json".into(), Value::Null)
+        );
+        ana.send(json!({"type": "teleport", "id": "t"}));
+        assert_eq!(ana.until("error").await.0["code"], "bad_json");
+        ana.send(json!({"type": "move", "id": "m-9", "move": {"notation": "99-1"}}));
+        assert_eq!(
+            code(&ana.until("error").await.0),
+            ("illegal_move".into(), json!("m-9"))
+        );
+        bo.send(json!({"type": "move", "id": "b-1", "move": {"notation": "19-23"}}));
+        assert_eq!(
+            code(&bo.until("error").await.0),
+            ("not_your_turn".into(), json!("b-1"))
+        );
+        watcher.send(json!({"type": "resign", "id": "w-1"}));
+        assert_eq!(
+            code(&watcher.until("error").await.0),
+            ("not_seated".into(), json!("w-1"))
+        );
+        ana.send(json!({"type": "rematch", "id": "r-1", "ready": true}));
+        assert_eq!(
+            code(&ana.until("error").await.0),
+            ("wrong_state".into(), json!("r-1"))
+        );
+        // Still connected, nothing changed, nothing broadcast.
+        ana.send(json!({"type": "ping"}));
+        assert_eq!(ana.until("pong").await.0, json!({"type": "pong"}));
+        assert_eq!(version(&cell).await, v);
+        assert_eq!(bo.quiet().await, Ok(()));
+        assert_eq!(watcher.quiet().await, Ok(()));
+    }
+
+    #[tokio::test]
+    async fn a_connection_that_falls_behind_gets_the_full_state_instead() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        // Bo's client reads nothing for a while: its session blocks on its next send. A move
+        // is played meanwhile, then more updates come than the room's channel keeps.
+        let mut bo = connect(&state, &cell, Some("Bo"), v, 0);
+        bo.until("state").await;
+        state
+            .rooms
+            .mutate(&cell, |room, ch, now| {
+                let input = room.parse_move(&json!({"notation": "32-28"}))?;
+                room.play_move(0, None, &input, now, ch)
+            })
+            .await
+            .unwrap();
+        let noise = ServerMessage::Presence {
+            seat: 0,
+            online: false,
+        }
+        .to_text();
+        for _ in 0..300 {
+            let _ = cell.tx.send(Arc::new(Update::Presence {
+                seat: 0,
+                online: false,
+                wire: noise.clone(),
+            }));
+        }
+        // More updates than the room's channel keeps were missed: a state of now, and the
+        // move's delta (already in it) is not sent.
+        let (full, before) = bo.until("state").await;
+        assert!(before.iter().all(|m| m["type"] == "presence"), "{before:?}");
+        assert_eq!(full["version"], v + 1);
+        assert_eq!(full["room"]["you"], 1);
+        assert_eq!(full["room"]["play"]["moves"].as_array().unwrap().len(), 1);
+        assert!(!full["room"]["play"]["legal_moves"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        assert_eq!(bo.quiet().await, Ok(()));
+    }
+
+    #[tokio::test]
+    async fn a_closed_stream_ends_the_session_and_the_seat_goes_offline() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        let mut ana = connect(&state, &cell, Some("Ana"), v, 64);
+        ana.until("state").await;
+        let mut bo = connect(&state, &cell, Some("Bo"), v, 64);
+        bo.until("state").await;
+        assert_eq!(
+            ana.presence(1).await,
+            json!({"type": "presence", "seat": 1, "online": true})
+        );
+        assert_eq!(cell.room.lock().await.seats[1].connections, 1);
+        let Client {
+            to_server, task, ..
+        } = bo;
+        drop(to_server);
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            ana.presence(1).await,
+            json!({"type": "presence", "seat": 1, "online": false})
+        );
+        assert_eq!(cell.room.lock().await.seats[1].connections, 0);
+        // The server shutting down closes the others.
+        state.closing.send_replace(true);
+        while !matches!(ana.next().await, Message::Close(None)) {}
+        tokio::time::timeout(Duration::from_secs(10), ana.task)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(version(&cell).await, v, "presence is no event");
     }
 }
