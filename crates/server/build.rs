@@ -498,6 +498,9 @@ const ONLINE_ONLY: &[&str] = &[
     "js/board.js",
     "js/board-cc.js",
     "js/board-draughts.js",
+    "js/kinds.js",
+    "js/kind-cc.js",
+    "js/kind-draughts.js",
     "js/a11y.js",
     "js/delta.js",
     // Looking at games again, the page of a game of a room.

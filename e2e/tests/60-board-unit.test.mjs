@@ -1,6 +1,7 @@
 // The board component in a real page, on synthetic positions the server cannot be asked for:
 // several draughts captures ending on the same square (pick the path by its intermediate
-// squares), drag and drop, and the confirm-move step.
+// squares), drag and drop, and the confirm-move step; the games' interface (kinds.js) they are
+// drawn and replayed through.
 import { assert, equal, newPerson } from '../lib.mjs';
 
 test('board: ambiguous captures are picked by tapping an intermediate square', async ({ base, browser, track }) => {
@@ -84,4 +85,41 @@ test('board: drag and drop, the ✓ step of « Confirmer les coups », keyboard 
   assert(focused === '1,2,-3' || focused === '2,3,-5', `a destination has the focus (${focused})`);
   await page.keyboard.press('Enter');
   equal(await page.evaluate(() => window.__t.out.length), 3, 'played with the keyboard');
+});
+
+test('games behind one interface: both answer every member; each rebuilds its own positions', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser);
+  track(ctx);
+  await page.goto(base + '/rules');
+  const r = await page.evaluate(async () => {
+    const { kindOf } = await import('/js/kinds.js');
+    const cc = kindOf('cc');
+    const dr = kindOf('draughts');
+    const shape = (k) => Object.keys(k).sort().map((name) => `${name}:${typeof k[name]}`).join(' ');
+    // Chinese checkers, 3 players: the swap rule puts the piece on the destination back on the
+    // start hole; a resigner's pieces leave the board.
+    const ccStart = { pieces: [{ seat: 0, at: [1, 4, -5] }, { seat: 1, at: [1, 3, -4] }, { seat: 2, at: [0, 0, 0] }], inert: [] };
+    const swapped = cc.applyEntry(ccStart, { kind: 'move', seat: 0, move: { from: [1, 4, -5], to: [1, 3, -4], path: [] } }, 3);
+    const resigned = cc.applyEntry(swapped, { kind: 'resign', seat: 2 }, 3);
+    // Draughts 10×10: a capture removes the taken piece; a man reaching the far row is crowned.
+    const drStart = { size: 10, fen: 'W:W28,7:B23', pieces: [{ square: 7, color: 'white' }, { square: 23, color: 'black' }, { square: 28, color: 'white' }] };
+    const taken = dr.applyEntry(drStart, { kind: 'move', seat: 0, move: { from: 28, to: 19, path: [28, 19], captures: [23] } }, 2);
+    const crowned = dr.applyEntry(taken, { kind: 'move', seat: 0, move: { from: 7, to: 1, path: [7, 1], captures: [] } }, 2);
+    return {
+      same: shape(cc) === shape(dr), shape: shape(cc), ids: [cc.id, dr.id],
+      swapped: cc.signature(swapped), resigned: cc.signature(resigned), untouched: cc.signature(ccStart),
+      taken: dr.signature(taken), crowned: dr.signature(crowned), fen: 'fen' in taken,
+      inputs: [JSON.stringify(cc.moveInput(cc.boardMove({ from: [1, 4, -5], to: [1, 2, -3], path: [] }))),
+        JSON.stringify(dr.moveInput(dr.boardMove({ from: 32, to: 28, path: [32, 28], captures: [], notation: '32-28' })))],
+    };
+  });
+  assert(r.same, `the same members in both games: ${r.shape}`);
+  equal(r.ids.join(), 'cc,draughts');
+  equal(r.untouched, '0@1,4,-5 1@1,3,-4 2@0,0,0', 'applying an entry makes a new board');
+  equal(r.swapped, '0@1,3,-4 1@1,4,-5 2@0,0,0');
+  equal(r.resigned, '0@1,3,-4 1@1,4,-5');
+  equal(r.taken, 'white@19 white@7');
+  equal(r.crowned, 'white@19 white@1K');
+  assert(!r.fen, 'a rebuilt draughts board has no FEN of its own');
+  equal(r.inputs.join(' '), '{"from":[1,4,-5],"to":[1,2,-3]} {"notation":"32-28"}');
 });

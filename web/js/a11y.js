@@ -6,6 +6,7 @@
  */
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { kindOf } from './kinds.js';
 
 /** @type {HTMLElement|null} */
 let region = null;
@@ -27,14 +28,6 @@ export function announce(text) {
  * @param {string} name the player's name @param {{cellName: (id: string) => string}|null} board
  */
 export function announceMove(room, rec, name, board) {
-  const m = rec.move;
-  let text;
-  if (room.game === 'draughts') {
-    text = m.notation || (m.path && m.path.length ? m.path : [m.from, m.to]).join(m.captures && m.captures.length ? 'x' : '-');
-  } else {
-    const key = (/** @type {number[]} */ c) => c.join(',');
-    const cell = (/** @type {number[]} */ c) => (board ? board.cellName(key(c)) : key(c));
-    text = `${cell(m.from)} → ${cell(m.to)}`;
-  }
+  const text = kindOf(room.game).spoken(rec.move, board);
   announce(rec.seat === room.you ? t('a11y_move_you', { move: text }) : t('a11y_move', { name, move: text }));
 }

@@ -5,14 +5,12 @@
  * The game's record (`GET /api/rooms/{code}/games/{n}`) in the replay control, its moves, its
  * file (PDN or text), and the room's other games. Online only: loaded when first asked for.
  */
-import { ccGeometry } from './board-cc.js';
-import { draughtsGeometry } from './board-draughts.js';
 import { fill, h } from './dom.js';
 import { ApiError, api } from './api.js';
 import { errorText, t } from './i18n.js';
 import { at } from './games.js';
 import { seatName } from './game.js';
-import { campColorsOf, swatch } from './players.js';
+import { kindOf } from './kinds.js';
 import { Replay, downloadUrl, fetchGames, fetchRecord, gamesNav } from './replay.js';
 import { tl } from './texts-later.js';
 
@@ -24,13 +22,7 @@ let shown = null;
  * @param {import('./replay.js').GameRecord} rec @param {number|null} you
  */
 function geometry(rec, you) {
-  const me = you !== null ? rec.seats[you] : null;
-  if (rec.game === 'cc') {
-    const { campColors, destColors } = campColorsOf(rec.seats);
-    const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
-    return ccGeometry(bottom, { campColors, destColors, big: !!rec.rules && rec.rules.pieces === 15 });
-  }
-  return draughtsGeometry(rec.start.size || 10, !!me && me.color === 'black');
+  return kindOf(rec.game).geometry({ seats: rec.seats, rules: rec.rules, size: rec.start.size, you })[1]();
 }
 
 /** A seat's name in the game (its record's seats). @param {import('./replay.js').GameRecord} rec @param {number} seat */
@@ -73,13 +65,11 @@ export async function showArchive(root, code, n) {
   if (!page.isConnected) return;
   const you = room && room.you !== undefined ? room.you : null;
   const list = h('ol', { class: 'move-list', 'data-testid': 'moves' });
+  const kind = kindOf(rec.game);
   const replay = new Replay({
-    game: rec.game,
+    kind,
     geometry: () => geometry(rec, you),
-    seatOf: (color) => {
-      const s = rec.seats.find((x) => x.color === color);
-      return s ? s.seat : null;
-    },
+    seats: () => rec.seats,
     name: (seat) => nameIn(rec, seat),
     live: false,
     onExit: () => {},
@@ -91,7 +81,7 @@ export async function showArchive(root, code, n) {
   fill(list, rec.log.map((e, i) => h('li', { 'data-entry': String(i) },
     h('button', { class: 'mv', type: 'button', onclick: () => replay.show(i + 1) },
       h('span', { class: 'mv-no' }, `${i + 1}.`),
-      e.kind === 'draw' || e.kind === 'abandon' || e.kind === 'stop' ? null : swatch(e.seat, rec.game === 'draughts' ? { draughts: rec.seats[e.seat]?.color } : undefined),
+      e.kind === 'draw' || e.kind === 'abandon' || e.kind === 'stop' ? null : kind.mark(e.seat, rec.seats),
       h('span', { class: 'mv-text' }, replay.describe(e))))));
   const players = rec.seats.map((s) => nameIn(rec, s.seat)).join(', ');
   const when = rec.finished_at ? at(rec.finished_at) : null;
@@ -102,11 +92,11 @@ export async function showArchive(root, code, n) {
       replay.el),
     h('div', { class: 'game-side' },
       h('div', { class: 'card' },
-        h('p', null, h('strong', null, t(rec.game === 'cc' ? 'cc_name' : 'dr_name')), ' · ', players),
+        h('p', null, h('strong', null, t(kind.name)), ' · ', players),
         h('p', { 'data-testid': 'archive-result' }, resultText(rec), when ? ` · ${when}` : ''),
         h('p', null,
           h('a', { class: 'btn ghost small', href: downloadUrl(code, n), download: '', 'data-testid': 'download' },
-            t(rec.game === 'cc' ? 'download_cc' : 'download_pdn')),
+            t(kind.download)),
           ' ',
           h('a', { class: 'btn ghost small', href: `/r/${code}`, 'data-action': 'room' }, tl('archive_room')))),
       h('details', { class: 'card moves-card', open: true }, h('summary', null, tl('archive_moves', { n: rec.log.length })), list),

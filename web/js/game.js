@@ -4,18 +4,16 @@
  * draw offers (draughts), confirm-move bar, result and « Rejouer ».
  */
 import { Board } from './board.js';
-import { ccGeometry, ccMove, ccPieces } from './board-cc.js';
-import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { dialog, fill, h, toast } from './dom.js';
 import { ApiError, api } from './api.js';
 import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
-import { campColorsOf, swatch } from './players.js';
+import { kindOf } from './kinds.js';
+export { setSwatches } from './kind-cc.js';
 import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadge, setSound, soundOn } from './push.js';
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
-import { moveText, numberHoles } from './notation.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -86,9 +84,7 @@ export class GameView {
     let animate = null;
     if (fresh.length === 1 && last && !(this.awaiting && last.seat === room.you)) {
       const bm = this.toBoardMove(room, last.move);
-      const ghosts = prev && prev.game_view && room.game === 'draughts'
-        ? this.pieces(prev).filter((p) => bm.captures.includes(p.id))
-        : [];
+      const ghosts = prev && prev.game_view ? kindOf(room.game).ghosts(this.pieces(prev), bm) : [];
       animate = { path: bm.path, ghosts };
     }
     // Still waiting for my move (another change came first): keep the board frozen.
@@ -110,7 +106,7 @@ export class GameView {
     });
     if (stillWaiting && this.sentMove) this.board?.showAt(this.sentMove);
     if (this.labelLast) this.labelLast(lastBm ? lastBm.path : null);
-    if (prev && sameGame && room.game === 'draughts') this.drawNews(room, prev);
+    if (prev && sameGame && kindOf(room.game).drawOffers) this.drawNews(room, prev);
     const wasMine = !!prev && !!prev.game_view && prev.game_view.to_move === prev.you && prev.status === 'playing';
     if (mine && !wasMine) {
       notifyTurn(room);
@@ -149,12 +145,9 @@ export class GameView {
       this.closeReplay(false);
       const live = room.status === 'playing';
       this.replay = new Replay({
-        game: room.game,
+        kind: kindOf(room.game),
         geometry: () => this.geometry(room)[1](),
-        seatOf: (color) => {
-          const s = (this.room || room).seats.find((x) => x.color === color);
-          return s ? s.seat : null;
-        },
+        seats: () => (this.room || room).seats,
         name: (seat) => seatName(this.room || room, seat),
         live,
         onExit: () => this.closeReplay(true),
@@ -258,17 +251,7 @@ export class GameView {
    */
   geometry(room) {
     const g = room.game_view;
-    if (room.game === 'cc') {
-      const me = room.you !== null ? room.seats[room.you] : null;
-      const bottom = me && me.camps && me.camps.length ? me.camps[0] : 0;
-      const { campColors, destColors } = campColorsOf(room.seats);
-      const big = !!room.settings.rules && room.settings.rules.pieces === 15;
-      return [`cc:${bottom}:${big}:${[...campColors].join(';')}`, () => ccGeometry(bottom, { campColors, destColors, big })];
-    }
-    const size = (g && g.board.size) || 10;
-    const me = room.you !== null ? room.seats[room.you] : null;
-    const flipped = !!me && me.color === 'black';
-    return [`dr:${size}:${flipped}`, () => draughtsGeometry(size, flipped)];
+    return kindOf(room.game).geometry({ seats: room.seats, rules: room.settings.rules, size: g ? g.board.size : undefined, you: room.you });
   }
 
   /** @param {RoomView} room */
@@ -278,11 +261,12 @@ export class GameView {
     const [geoKey, make] = this.geometry(room);
     const geo = geoKey !== this.geoKey ? make() : null;
     if (geo) {
+      const kind = kindOf(room.game);
       this.geoKey = geoKey;
       this.board = new Board(geo, {
         onMove: (m) => {
           this.sent(m);
-          this.act.move(room.game === 'cc' ? { from: m.raw.from, to: m.raw.to } : { notation: notationOf(m.raw) });
+          this.act.move(kind.moveInput(m));
         },
         onPending: (m) => { this.confirmBar.hidden = !m; },
         onHint: (k) => {
@@ -290,27 +274,23 @@ export class GameView {
           if (k) fill(this.hint, t(k));
         },
       });
-      this.board.svg.setAttribute('aria-label', room.game === 'cc' ? t('cc_name') : t('dr_name'));
-      this.board.svg.classList.add(room.game === 'cc' ? 'board-cc' : 'board-draughts');
-      this.labelLast = room.game === 'cc' ? numberHoles(this.board) : null;
+      this.board.svg.setAttribute('aria-label', t(kind.name));
+      this.board.svg.classList.add(kind.boardClass);
+      this.labelLast = kind.labels(this.board);
       if (!this.replay) fill(this.boardBox, this.board.svg);
     }
   }
 
   /** @param {RoomView} room @param {any} m */
   toBoardMove(room, m) {
-    return room.game === 'cc' ? ccMove(m) : draughtsMove(m);
+    return kindOf(room.game).boardMove(m);
   }
 
   /** @param {RoomView} room */
   pieces(room) {
     const g = room.game_view;
     if (!g) return [];
-    if (room.game === 'cc') return ccPieces(g.board, room.seats.map((s) => s.camps));
-    return draughtsPieces(g.board, (color) => {
-      const s = room.seats.find((x) => x.color === color);
-      return s ? s.seat : null;
-    });
+    return kindOf(room.game).pieces(g.board, room.seats);
   }
 
   /** @param {RoomView} room @param {import('./api.js').MoveRecord} rec */
@@ -332,11 +312,12 @@ export class GameView {
     }
     const s = g.to_move !== null ? room.seats[g.to_move] : null;
     if (!s) return fill(this.status, '');
-    const sw = room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat);
+    const kind = kindOf(room.game);
+    const sw = kind.mark(s.seat, room.seats);
     document.title = `${g.to_move === room.you ? '● ' : ''}${t('room_title', { code: room.code })} · Dames`;
     if (g.to_move === room.you) {
       this.status.classList.add('mine');
-      const capture = room.game === 'draughts' && g.legal_moves.some((m) => m.captures && m.captures.length);
+      const capture = kind.mustCapture(g.legal_moves);
       fill(this.status, sw, t('turn_you'), capture ? h('span', { class: 'status-note' }, t('must_capture')) : null, since(room));
     } else if (s.kind === 'cpu') {
       fill(this.status, sw, t('turn_cpu_thinking', { name: seatName(room, s.seat) }));
@@ -378,7 +359,7 @@ export class GameView {
     fill(this.strip, room.seats.map((s) => {
       const pl = places[s.seat];
       return h('li', { class: `chip-player${g.to_move === s.seat && room.status === 'playing' ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}` },
-        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        kindOf(room.game).mark(s.seat, room.seats),
         h('span', { class: 'chip-name' }, s.seat === room.you ? t('seat_you') : seatName(room, s.seat)),
         pl ? h('span', { class: 'place' }, placeText(room, pl)) : null);
     }));
@@ -410,17 +391,18 @@ export class GameView {
     const g = room.game_view;
     if (!g) return;
     const places = currentPlaces(room);
-    const resigned = resignedSeats(room);
+    const kind = kindOf(room.game);
+    const resigned = kind.resigned(room);
     fill(this.players, room.seats.map((s) => {
       const turn = g.to_move === s.seat && room.status === 'playing';
       const pl = places[s.seat];
       return h('li', { class: `player${turn ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}`, 'data-seat': s.seat },
-        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : setSwatches(s),
+        kind.playerMark(s),
         h('span', { class: 'player-name' }, seatName(room, s.seat),
           s.seat === room.you ? h('span', { class: 'tag you' }, t('seat_you')) : null,
           s.kind === 'human' && s.seat !== room.you ? h('span', { class: `dot ${s.online ? 'on' : 'off'}`, title: t(s.online ? 'seat_online' : 'seat_offline') }) : null),
         h('span', { class: 'player-info' },
-          room.game === 'draughts' ? h('span', { class: 'muted small' }, t(s.color === 'black' ? 'black' : 'white')) : null,
+          colorLabel(kind, s),
           pl !== undefined && pl !== null ? h('span', { class: 'place' }, placeText(room, pl)) : null,
           resigned.has(s.seat) ? h('span', { class: 'muted small' }, t('resigned_label')) : null,
           turn ? h('span', { class: 'turn-badge' }, t('to_move_label')) : null));
@@ -434,13 +416,14 @@ export class GameView {
       fill(this.actions, h('p', { class: 'muted small', 'data-testid': 'spectating' }, t('spectator_game')));
       return;
     }
-    if (!g || room.status !== 'playing' || resignedSeats(room).has(room.you) || currentPlaces(room)[room.you]) {
+    const kind = kindOf(room.game);
+    if (!g || room.status !== 'playing' || kind.resigned(room).has(room.you) || currentPlaces(room)[room.you]) {
       fill(this.actions);
       return;
     }
     /** @type {HTMLElement[]} */
     const items = [];
-    if (room.game === 'draughts') {
+    if (kind.drawOffers) {
       if (g.draw_offer === null || g.draw_offer === undefined) {
         items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'draw-offer', onclick: () => this.act.draw('offer') }, t('draw_offer')));
       } else if (g.draw_offer === room.you) {
@@ -487,7 +470,7 @@ export class GameView {
 
   /** @param {RoomView} room */
   async confirmResign(room) {
-    const text = room.solitaire ? t('resign_solo') : room.game === 'draughts' ? t('resign_draughts') : room.seats.length === 2 ? t('resign_cc_2') : t('resign_cc_many');
+    const text = t(kindOf(room.game).resignText(room));
     const v = await dialog({
       title: t('resign_title'),
       body: h('p', null, text),
@@ -509,7 +492,7 @@ export class GameView {
       h('button', { class: 'mv', type: 'button', 'aria-label': t('replay_show_move', { n: i + 1, name: seatName(room, rec.seat), move: describe(room, rec.move) }),
         onclick: () => this.openReplay(this.room || room, i) },
       h('span', { class: 'mv-no' }, String(i + 1)),
-      room.game === 'draughts' ? swatch(rec.seat, { draughts: room.seats[rec.seat]?.color }) : swatch(rec.seat),
+      kindOf(room.game).mark(rec.seat, room.seats),
       h('span', { class: 'mv-text' }, describe(room, rec.move))))));
     if (this.replay) this.markEntry(this.replay.index);
     else this.moveList.scrollTop = this.moveList.scrollHeight;
@@ -518,12 +501,13 @@ export class GameView {
 
   /** Under the move list: the game's file, and the holes' numbers on the star. @param {RoomView} room */
   renderMovesFoot(room) {
+    const kind = kindOf(room.game);
     const holes = load('holes') === '1';
     this.board?.svg.classList.toggle('show-holes', holes);
     this.replay?.board.svg.classList.toggle('show-holes', holes);
     fill(this.movesFoot,
-      h('p', { class: 'muted small' }, t(room.game === 'cc' ? 'notation_cc_help' : 'notation_dr_help')),
-      room.game === 'cc'
+      h('p', { class: 'muted small' }, t(kind.notationHelp)),
+      kind.holes
         ? h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(holes), 'data-action': 'holes',
           onclick: () => {
             save('holes', holes ? null : '1');
@@ -531,7 +515,7 @@ export class GameView {
           } }, t('show_holes'))
         : null,
       h('a', { class: 'btn ghost small', href: `/api/rooms/${room.code}/download`, download: '', 'data-testid': 'download' },
-        t(room.game === 'cc' ? 'download_cc' : 'download_pdn')));
+        t(kind.download)));
   }
 
   /** @param {RoomView} room */
@@ -572,7 +556,7 @@ export class GameView {
       reasonText(o.reason) ? h('p', { class: 'muted small' }, reasonText(o.reason)) : null,
       h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,
         h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : placeText(room, p)),
-        room.game === 'draughts' ? swatch(s.seat, { draughts: s.color }) : swatch(s.seat),
+        kindOf(room.game).mark(s.seat, room.seats),
         h('span', null, seatName(room, s.seat)),
         s.kind === 'human' && s.ready ? h('span', { class: 'tag good' }, t('rematch_ready_n')) : null))),
       h('div', { class: 'rematch' }, rematch),
@@ -601,14 +585,9 @@ function notifyTurn(room) {
   }
 }
 
-/** @param {any} m */
-function notationOf(m) {
-  return moveText('draughts', m);
-}
-
 /** A move in readable notation: FMJD squares, or the star's hole numbers (notation.js). @param {RoomView} room @param {any} m */
 function describe(room, m) {
-  return moveText(room.game, m);
+  return kindOf(room.game).text(m);
 }
 
 /** @param {RoomView} room */
@@ -616,16 +595,10 @@ function live(room) {
   return room.status === 'playing';
 }
 
-/**
- * A seat's swatch, or one per set when it plays several (each set's shade and ring, as on the
- * board, with « jeu 2 » for screen readers).
- * @param {Seat} seat
- */
-export function setSwatches(seat) {
-  const camps = seat.camps || [];
-  if (camps.length < 2) return swatch(seat.seat);
-  return h('span', { class: 'set-swatches', role: 'img', 'aria-label': camps.map((_, i) => t('set_n', { n: i + 1 })).join(', ') },
-    camps.map((_, set) => swatch(seat.seat, { set })));
+/** A seat's colour's name in the player list (draughts: « Blancs »), if the game has colours. @param {import('./kinds.js').GameKind} kind @param {Seat} seat */
+function colorLabel(kind, seat) {
+  const name = kind.colorName(seat);
+  return name ? h('span', { class: 'muted small' }, t(name)) : null;
 }
 
 /** « Le CPU refuse la nulle » or « Bo refuse la nulle ». @param {RoomView} room @param {number} seat */
@@ -646,17 +619,6 @@ export function seatName(room, seat) {
   if (!s) return '?';
   if (s.kind === 'cpu') return t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (s.level || 'normal'))) });
   return s.name || '?';
-}
-
-/** Chinese checkers seats that resigned: their pieces left the board (RULES.md 1.4). @param {RoomView} room */
-function resignedSeats(room) {
-  const g = room.game_view;
-  /** @type {Set<number>} */
-  const out = new Set();
-  if (!g || room.game !== 'cc' || room.status !== 'playing') return out;
-  const present = new Set((g.board.pieces || []).map((p) => p.seat));
-  for (const s of room.seats) if (!present.has(s.seat)) out.add(s.seat);
-  return out;
 }
 
 /** Places known so far: the outcome's, or the order of finishing during the game. @param {RoomView} room */

@@ -8,14 +8,10 @@
  * la partie » goes back to the live board; a finished game opens on its last position.
  */
 import { Board } from './board.js';
-import { ccMove, ccPieces, key as cubeKey } from './board-cc.js';
-import { draughtsMove, draughtsPieces } from './board-draughts.js';
 import { fill, h, s } from './dom.js';
 import { request } from './api.js';
 import { t } from './i18n.js';
 import { tl } from './texts-later.js';
-import { swatch } from './players.js';
-import { moveText, numberHoles } from './notation.js';
 
 /**
  * @typedef {import('./api.js').Board} BoardValue
@@ -79,63 +75,11 @@ function svgIcon(name) {
     s('path', { d: ICONS[/** @type {keyof typeof ICONS} */ (name)], fill: 'currentColor' }));
 }
 
-/** @param {any} x */
-const clone = (x) => JSON.parse(JSON.stringify(x));
-
-/**
- * The board after `entry`, from the board before it (a new value).
- * @param {'cc'|'draughts'} game @param {BoardValue} board @param {Entry} entry @param {number} seats
- * @returns {BoardValue}
- */
-export function applyEntry(game, board, entry, seats) {
-  const b = clone(board);
-  if (game === 'cc') {
-    if (entry.kind === 'move') {
-      const from = cubeKey(entry.move.from);
-      const to = cubeKey(entry.move.to);
-      const mover = b.pieces.find((/** @type {any} */ p) => cubeKey(p.at) === from);
-      // The swap rule (RULES.md 1.5): a piece on the destination goes to the start hole.
-      const other = b.pieces.find((/** @type {any} */ p) => cubeKey(p.at) === to);
-      const inert = (b.inert || []).findIndex((/** @type {any} */ c) => cubeKey(c) === to);
-      if (other && other !== mover) other.at = entry.move.from;
-      if (inert >= 0) b.inert[inert] = entry.move.from;
-      if (mover) mover.at = entry.move.to;
-    } else if (entry.kind === 'resign' && seats > 2) {
-      // RULES.md 1.4: with three players or more, the resigner's pieces leave the board.
-      b.pieces = b.pieces.filter((/** @type {any} */ p) => p.seat !== entry.seat);
-    }
-    return b;
-  }
-  if (entry.kind !== 'move') return b;
-  const m = entry.move;
-  const size = b.size || 10;
-  const n = (size * size) / 2;
-  const caps = new Set(m.captures || []);
-  b.pieces = b.pieces.filter((/** @type {any} */ p) => !caps.has(p.square));
-  const piece = b.pieces.find((/** @type {any} */ p) => p.square === m.from);
-  if (piece) {
-    piece.square = m.to;
-    const last = piece.color === 'white' ? m.to <= size / 2 : m.to > n - size / 2;
-    if (last) piece.king = true;
-  }
-  b.pieces.sort((/** @type {any} */ a, /** @type {any} */ c) => a.square - c.square);
-  delete b.fen;
-  return b;
-}
-
-/** A comparable form of a board (pieces only). @param {'cc'|'draughts'} game @param {BoardValue} b */
-function signature(game, b) {
-  const ps = (b.pieces || []).map((/** @type {any} */ p) => (game === 'cc'
-    ? `${p.seat}@${cubeKey(p.at)}${p.king ? 'K' : ''}`
-    : `${p.color}@${p.square}${p.king ? 'K' : ''}`));
-  const inert = (b.inert || []).map((/** @type {any} */ c) => 'i@' + cubeKey(c));
-  return [...ps, ...inert].sort().join(' ');
-}
-
 export class Replay {
   /**
-   * @param {{game: 'cc'|'draughts', geometry: () => import('./board.js').Geometry, seatOf: (color: 'white'|'black') => number|null,
+   * @param {{kind: import('./kinds.js').GameKind, geometry: () => import('./board.js').Geometry, seats: () => import('./api.js').Seat[],
    *   name: (seat: number) => string, live: boolean, onExit: () => void, onShow: (index: number) => void}} opt
+   *   `seats`: the seats as shown now (their colours and sets mark the pieces)
    */
   constructor(opt) {
     this.opt = opt;
@@ -149,9 +93,9 @@ export class Replay {
     /** @type {number|null} */
     this.timer = null;
     this.board = new Board(opt.geometry(), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
-    this.board.svg.classList.add('replay-board', opt.game === 'cc' ? 'board-cc' : 'board-draughts');
+    this.board.svg.classList.add('replay-board', opt.kind.boardClass);
     this.board.svg.setAttribute('aria-label', tl('replay_board'));
-    this.labels = opt.game === 'cc' ? numberHoles(this.board) : null;
+    this.labels = opt.kind.labels(this.board);
     this.pos = h('span', { class: 'replay-pos', 'data-testid': 'replay-pos', 'aria-live': 'polite' });
     const btn = (/** @type {string} */ action, /** @type {string} */ icon, /** @type {import('./texts-later.js').LaterKey} */ label) =>
       h('button', { class: 'btn round small', type: 'button', 'data-replay': action, title: tl(label), 'aria-label': tl(label), onclick: () => this.act(action) }, svgIcon(icon));
@@ -203,9 +147,10 @@ export class Replay {
   setRecord(rec) {
     this.record = rec;
     this.boards = [rec.start];
-    for (const e of rec.log) this.boards.push(applyEntry(rec.game, this.boards[this.boards.length - 1], e, rec.seats.length));
+    const kind = this.opt.kind;
+    for (const e of rec.log) this.boards.push(kind.applyEntry(this.boards[this.boards.length - 1], e, rec.seats.length));
     const end = this.boards[this.boards.length - 1];
-    this.consistent = signature(rec.game, end) === signature(rec.game, rec.board);
+    this.consistent = kind.signature(end) === kind.signature(rec.board);
     if (!this.consistent) {
       // Never show a wrong position: the server's board is the truth for the end.
       console.warn('replay: rebuilt position differs from the server board');
@@ -284,11 +229,11 @@ export class Replay {
     this.index = index;
     const board = this.boards[index];
     const entry = index > 0 ? rec.log[index - 1] : null;
-    const bm = entry && entry.kind === 'move' ? (rec.game === 'cc' ? ccMove(entry.move) : draughtsMove(entry.move)) : null;
-    const pieces = rec.game === 'cc' ? ccPieces(board) : draughtsPieces(board, this.opt.seatOf);
-    const ghosts = step && bm && rec.game === 'draughts'
-      ? draughtsPieces(this.boards[index - 1], this.opt.seatOf).filter((p) => bm.captures.includes(p.id))
-      : [];
+    const kind = this.opt.kind;
+    const seats = this.opt.seats();
+    const bm = entry && entry.kind === 'move' ? kind.boardMove(entry.move) : null;
+    const pieces = kind.pieces(board, seats);
+    const ghosts = step && bm ? kind.ghosts(kind.pieces(this.boards[index - 1], seats), bm) : [];
     this.board.render({
       pieces,
       moves: [],
@@ -302,7 +247,7 @@ export class Replay {
     const done = rec.log.slice(0, index).filter((e) => e.kind === 'move').length;
     fill(this.pos,
       h('span', { class: 'replay-count' }, index === 0 ? tl('replay_at_start') : tl('replay_count', { n: done, total: moves })),
-      entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' || entry.kind === 'stop' ? null : swatch(entry.seat, rec.game === 'draughts' ? { draughts: rec.seats[entry.seat]?.color } : undefined),
+      entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' || entry.kind === 'stop' ? null : kind.mark(entry.seat, rec.seats),
         this.describe(entry)) : null);
     this.el.dataset.index = String(index);
     for (const [a, off] of /** @type {[string, boolean][]} */ ([['start', index === 0], ['back', index === 0], ['forward', index === this.last], ['end', index === this.last]])) {
@@ -314,7 +259,7 @@ export class Replay {
 
   /** @param {Entry} e */
   describe(e) {
-    if (e.kind === 'move') return tl('replay_move', { name: this.opt.name(e.seat), move: e.notation || moveText(this.record ? this.record.game : 'cc', e.move) });
+    if (e.kind === 'move') return tl('replay_move', { name: this.opt.name(e.seat), move: e.notation || this.opt.kind.text(e.move) });
     if (e.kind === 'resign') return tl('replay_resign', { name: this.opt.name(e.seat) });
     if (e.kind === 'draw') return tl('replay_draw');
     if (e.kind === 'stop') return tl('replay_stop');

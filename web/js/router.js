@@ -61,7 +61,8 @@ export function loadRoom() {
   if (!roomModule) {
     roomModule = Promise.all([
       import('./room.js'), import('./game.js'), import('./lobby.js'), import('./share.js'),
-      import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./a11y.js'),
+      import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./kinds.js'),
+      import('./kind-cc.js'), import('./kind-draughts.js'), import('./a11y.js'),
       import('./delta.js'),
     ]).then(([room]) => room);
     roomModule.catch(() => { roomModule = null; });
