@@ -365,7 +365,7 @@ fn rules_detail(err: RulesError) -> Detail {
     let message = err.to_string();
     let err = match err {
         RulesError::Cc(e) => e,
-        RulesError::Draughts(_) => {
+        RulesError::Draughts(::draughts::RulesError::ThreeVsKingMoves(_)) => {
             return Detail::field("rules.three_vs_king_moves", "not_allowed", message)
                 .with("allowed", json!([16, 10]))
         }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use dames_ai::Level;
 
-use super::{ActionError, MoveInput, PlayError, Played, RulesError};
+use super::{ActionError, GameKind, InputError, MoveInput, PlayError, Played, RulesError};
 use crate::protocol::{self, Board, CcBoard, CcMove, CcPiece, LegalMove, OutcomeKind, Reason};
 
 /// A Chinese checkers game.
@@ -34,7 +34,7 @@ pub fn seat_camps(rules: &Rules, seat: usize) -> Vec<u8> {
 
 /// What a Chinese checkers `MoveInput` looks like, for errors.
 pub fn bad_input() -> PlayError {
-    PlayError::Input("a Chinese checkers move is {\"from\": [x, y, z], \"to\": [x, y, z]}".into())
+    InputError::Shape(GameKind::Cc).into()
 }
 
 /// `{"from", "to"}` (other fields, such as a whole `LegalMove` sent back, are ignored).
@@ -45,8 +45,7 @@ struct Input {
 }
 
 fn cell(c: [i32; 3]) -> Result<Cell, PlayError> {
-    Cell::from_cube(c[0], c[1], c[2])
-        .ok_or_else(|| PlayError::Input(format!("{c:?} is not a hole of the board")))
+    Cell::from_cube(c[0], c[1], c[2]).ok_or(PlayError::Input(InputError::NotAHole(c)))
 }
 
 /// Reads a `MoveInput`.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use dames_ai::Level;
 
-use super::{ActionError, MoveInput, PlayError, Played};
+use super::{ActionError, GameKind, InputError, MoveInput, PlayError, Played};
 use crate::protocol::{self, Board, DraughtsBoard, DraughtsMove, DraughtsPiece, LegalMove};
 use crate::protocol::{OutcomeKind, Reason};
 
@@ -36,7 +36,7 @@ pub fn seat_color(seat: usize, first_seat: usize) -> Color {
 
 /// What a draughts `MoveInput` looks like, for errors.
 pub fn bad_input() -> PlayError {
-    PlayError::Input("a draughts move is {\"notation\": \"32-28\"}".into())
+    InputError::Shape(GameKind::Draughts).into()
 }
 
 /// `{"notation"}` (other fields, such as a whole `LegalMove` sent back, are ignored).
@@ -49,7 +49,7 @@ struct Input {
 pub fn parse_move(input: &Value) -> Result<MoveInput, PlayError> {
     let input = Input::deserialize(input).map_err(|_| bad_input())?;
     if input.notation.len() > MAX_NOTATION {
-        return Err(PlayError::Input("notation too long".into()));
+        return Err(InputError::NotationTooLong.into());
     }
     Ok(MoveInput::Draughts(input.notation))
 }

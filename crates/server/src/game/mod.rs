@@ -80,10 +80,46 @@ pub enum RulesError {
     /// Draughts refuses them.
     #[error(transparent)]
     Draughts(#[from] ::draughts::RulesError),
-    /// The start position does not fit (a draughts FEN for another board, or a start position
-    /// for Chinese checkers, which has none).
+    /// The start position does not fit.
     #[error("start position: {0}")]
-    Start(String),
+    Start(#[from] StartError),
+}
+
+/// Why a game cannot start from a room's start position.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The crossing puzzle is played alone under the default rules.
+    #[error("the solitaire challenge has the default rules and one seat")]
+    Solitaire,
+    /// Chinese checkers has no other start than the camps (and the crossing puzzle).
+    #[error("Chinese checkers games start from the camps")]
+    CcPosition,
+    /// Draughts refuses the FEN (a position for another board…).
+    #[error(transparent)]
+    Fen(#[from] ::draughts::ParseFenError),
+}
+
+/// What a move of `kind` looks like (errors).
+fn move_shape(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Cc => r#"a Chinese checkers move is {"from": [x, y, z], "to": [x, y, z]}"#,
+        GameKind::Draughts => r#"a draughts move is {"notation": "32-28"}"#,
+    }
+}
+
+/// Why a client's `MoveInput` is not a move of the room's game (its shape, before the engine
+/// judges it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Not the shape of a move of `0`.
+    #[error("{}", move_shape(*.0))]
+    Shape(GameKind),
+    /// Chinese checkers: these coordinates are not a hole of the star.
+    #[error("{0:?} is not a hole of the board")]
+    NotAHole([i32; 3]),
+    /// Draughts: a notation longer than any move's.
+    #[error("notation too long")]
+    NotationTooLong,
 }
 
 impl GameRules {
@@ -172,8 +208,8 @@ pub enum MoveInput {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// Not a move of this game (its shape; the message says what one looks like).
-    #[error("{0}")]
-    Input(String),
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// Chinese checkers refuses it.
     #[error(transparent)]
     Cc(#[from] chinese_checkers::IllegalMove),
@@ -249,20 +285,13 @@ impl GameState {
             (GameRules::Cc(r), None) => Self::Cc(cc::CcGame::new(*r, first_seat)?),
             (GameRules::Cc(r), Some(SOLITAIRE_START)) => {
                 if *r != chinese_checkers::Rules::default() || first_seat != 0 {
-                    return Err(RulesError::Start(
-                        "the solitaire challenge has the default rules and one seat".into(),
-                    ));
+                    return Err(StartError::Solitaire.into());
                 }
                 Self::Cc(cc::CcGame::solitaire())
             }
-            (GameRules::Cc(_), Some(_)) => {
-                return Err(RulesError::Start(
-                    "Chinese checkers games start from the camps".into(),
-                ))
-            }
+            (GameRules::Cc(_), Some(_)) => return Err(StartError::CcPosition.into()),
             (GameRules::Draughts(r), start) => Self::Draughts(
-                draughts::DraughtsGame::new(*r, first_seat, start)
-                    .map_err(|e| RulesError::Start(e.to_string()))?,
+                draughts::DraughtsGame::new(*r, first_seat, start).map_err(StartError::from)?,
             ),
         })
     }
@@ -411,11 +440,60 @@ mod tests {
         let cc = GameKind::Cc
             .parse_move(&json!({"from": [4, 4, -8], "to": [3, 4, -7]}))
             .unwrap();
-        assert!(matches!(game.play(&cc), Err(PlayError::Input(_))));
+        fn shape<T: std::fmt::Debug>(r: Result<T, PlayError>) -> (InputError, String) {
+            match r {
+                Err(PlayError::Input(e)) => (e.clone(), e.to_string()),
+                other => panic!("not an input error: {other:?}"),
+            }
+        }
+        assert_eq!(
+            shape(game.play(&cc)),
+            (
+                InputError::Shape(GameKind::Draughts),
+                r#"a draughts move is {"notation": "32-28"}"#.into()
+            )
+        );
+        assert_eq!(
+            shape(GameKind::Draughts.parse_move(&json!({"from": 31}))).0,
+            InputError::Shape(GameKind::Draughts)
+        );
+        assert_eq!(
+            shape(GameKind::Draughts.parse_move(&json!({"notation": "1-".repeat(200)}))).0,
+            InputError::NotationTooLong
+        );
+        assert_eq!(
+            shape(GameKind::Cc.parse_move(&json!({"notation": "32-28"}))).1,
+            r#"a Chinese checkers move is {"from": [x, y, z], "to": [x, y, z]}"#
+        );
+        assert_eq!(
+            shape(GameKind::Cc.parse_move(&json!({"from": [9, 9, -18], "to": [0, 0, 0]}))),
+            (
+                InputError::NotAHole([9, 9, -18]),
+                "[9, 9, -18] is not a hole of the board".into()
+            )
+        );
+    }
+
+    #[test]
+    fn a_start_position_that_does_not_fit_is_a_typed_error() {
+        let cc = GameRules::default_for(GameKind::Cc);
+        let dr = GameRules::default_for(GameKind::Draughts);
+        let three = GameRules::parse(GameKind::Cc, &json!({"players": 3})).unwrap();
+        let start = |rules: &GameRules, start: &str| match GameState::new(rules, 0, Some(start)) {
+            Err(RulesError::Start(e)) => e,
+            other => panic!("not a start error: {:?}", other.map(|_| ())),
+        };
+        assert!(matches!(start(&cc, "W:W31:B20"), StartError::CcPosition));
         assert!(matches!(
-            GameKind::Draughts.parse_move(&json!({"from": 31})),
-            Err(PlayError::Input(_))
+            start(&three, SOLITAIRE_START),
+            StartError::Solitaire
         ));
+        assert!(matches!(start(&dr, "W:W99:B1"), StartError::Fen(_)));
+        assert_eq!(
+            RulesError::from(StartError::CcPosition).to_string(),
+            "start position: Chinese checkers games start from the camps"
+        );
+        assert!(GameState::new(&cc, 0, Some(SOLITAIRE_START)).is_ok());
     }
 
     #[test]
