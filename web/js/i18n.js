@@ -804,6 +804,7 @@ export function errorText(e) {
     too_many_connections: 'err_rate_limited',
     too_many_cpu_games: 'err_too_many_cpu_games',
     overloaded: 'err_busy',
+    conflict: 'err_conflict',
   };
   const k = map[e.code];
   if (k) return t(k);

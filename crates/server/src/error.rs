@@ -173,6 +173,11 @@ pub enum AppError {
     /// The server is at its connection limit; retry later.
     #[error("the server is busy, retry in a moment")]
     Overloaded,
+    /// The room changed in the database since this server computed the change (another node
+    /// changed it: the per-room version check, docs/cluster.md): nothing was applied, the room
+    /// is reloaded; the client may try again.
+    #[error("the room changed meanwhile: try again")]
+    Conflict,
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -210,6 +215,7 @@ impl AppError {
             Self::TooManyConnections => "too_many_connections",
             Self::TooManyCpuGames => "too_many_cpu_games",
             Self::Overloaded => "overloaded",
+            Self::Conflict => "conflict",
             Self::Internal => "internal",
         }
     }
@@ -242,6 +248,7 @@ impl AppError {
             Self::TooManyConnections | Self::TooManyCpuGames => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Conflict => StatusCode::CONFLICT,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -308,7 +315,13 @@ impl IntoResponse for AppError {
 
 impl From<crate::store::StoreError> for AppError {
     fn from(err: crate::store::StoreError) -> Self {
-        Self::internal("storage", err)
+        match err {
+            crate::store::StoreError::Conflict { .. } => {
+                tracing::info!("{err}");
+                Self::Conflict
+            }
+            crate::store::StoreError::Failed(_) => Self::internal("storage", err),
+        }
     }
 }
 

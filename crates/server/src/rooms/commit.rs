@@ -274,16 +274,21 @@ impl Rooms {
                 at: now,
             })
             .collect();
-        let whole_row = before.is_none_or(|b| b.settings != room.settings || b.start != room.start);
         let finished = ch.game
             && room.status == Status::Finished
             && before.is_none_or(|b| b.status != Status::Finished);
         let commit = Commit {
             code: room.code.clone(),
-            room: if whole_row {
-                RoomWrite::Row(room.to_row())
-            } else {
-                RoomWrite::State(room.room_state())
+            room: match before {
+                None => RoomWrite::New(room.to_row()),
+                Some(b) if b.settings != room.settings || b.start != room.start => RoomWrite::Row {
+                    from: b.version,
+                    row: room.to_row(),
+                },
+                Some(b) => RoomWrite::State {
+                    from: b.version,
+                    state: room.room_state(),
+                },
             },
             seats: before
                 .is_none_or(|b| seats_changed(b, room))
@@ -306,6 +311,7 @@ impl Rooms {
 mod tests {
     use super::*;
     use crate::rooms::tests::{human, new_room};
+    use crate::rooms::Update;
     use crate::store::{ActionRow, MemoryStore, RoomRow, RoomState, SqliteStore};
 
     fn room(code: &str) -> RoomRow {
@@ -332,10 +338,13 @@ mod tests {
     fn a_move(code: &str, seq: i64, client_id: &str) -> Commit {
         Commit {
             code: code.into(),
-            room: RoomWrite::State(RoomState {
-                version: seq + 1,
-                ..room(code).state
-            }),
+            room: RoomWrite::State {
+                from: seq,
+                state: RoomState {
+                    version: seq + 1,
+                    ..room(code).state
+                },
+            },
             seats: None,
             actions: vec![ActionRow {
                 game_no: 1,
@@ -382,20 +391,62 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_change_made_on_a_stale_copy_conflicts_and_the_room_is_reloaded() {
+        // Two nodes over one database: each has its own copy of the room.
+        let store = Arc::new(MemoryStore::default());
+        let (a, b) = (Rooms::new(store.clone(), 1), Rooms::new(store.clone(), 1));
+        let (on_a, ()) = a.create(new_room).await.unwrap();
+        let code = on_a.room.lock().await.code.clone();
+        let on_b = b.get(&code).await.unwrap();
+        let mut seen_on_b = on_b.tx.subscribe();
+        a.mutate(&on_a, |room, ch, _| room.join(None, human("Bo"), ch))
+            .await
+            .unwrap();
+        // B's copy is still at version 1: its change is refused, nothing of it written.
+        let refused = b
+            .mutate(&on_b, |room, ch, _| room.join(None, human("Cy"), ch))
+            .await;
+        assert!(matches!(refused, Err(AppError::Conflict)), "{refused:?}");
+        assert_eq!(store.load(&code).unwrap().unwrap().room.state.version, 2);
+        // B reloaded the room and told its connections what they missed (Bo's arrival).
+        {
+            let room = on_b.room.lock().await;
+            assert_eq!((room.version, room.seat_of_token("Bo")), (2, Some(1)));
+        }
+        let missed = seen_on_b.recv().await.unwrap();
+        let Update::Change { events, .. } = &*missed else {
+            panic!("not a change: {missed:?}");
+        };
+        assert_eq!(events.len(), 1);
+        assert_eq!((events[0].0, events[0].1.kind()), (2, "joined"));
+        // Tried again on the reloaded room, it is judged on the room as it is (full now), and
+        // B's next change applies.
+        let again = b
+            .mutate(&on_b, |room, ch, _| room.join(None, human("Cy"), ch))
+            .await;
+        assert!(matches!(again, Err(AppError::RoomFull)), "{again:?}");
+        b.mutate(&on_b, |room, ch, _| room.leave(1, ch))
+            .await
+            .unwrap();
+        assert_eq!(store.load(&code).unwrap().unwrap().room.state.version, 3);
+    }
+
+    #[tokio::test]
     async fn changes_waiting_together_share_a_transaction_and_a_bad_one_fails_alone() {
         let dir = tempfile::tempdir().unwrap();
         let store: Arc<dyn RoomStore> =
             Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
         for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
             store
-                .commit(&Commit::whole(room(code), Vec::new()))
+                .commit(&Commit::new_room(room(code), Vec::new()))
                 .unwrap();
         }
         let probe = Arc::new(CommitProbe::default());
         let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
 
-        // Held: three moves wait; A's second repeats its first's move id (the unique index
-        // refuses it).
+        // Held: four moves wait; A's second repeats its first's move id (the unique index
+        // refuses it); C's second was computed from the version C had before its first (the
+        // version check refuses it: another node, or a stale copy).
         probe.pause();
         let send = |c: Commit| {
             let writer = writer.clone();
@@ -407,16 +458,19 @@ mod tests {
         }
         let b = send(a_move("AAAAAA", 1, "same"));
         let c = send(a_move("CCCCCC", 0, "c1"));
-        while probe.pending() < 3 {
+        let d = send(a_move("CCCCCC", 0, "c2"));
+        while probe.pending() < 4 {
             tokio::task::yield_now().await;
         }
         assert_eq!(probe.batches(), 0);
         probe.resume();
-        let (a, b, c) = (a.await.unwrap(), b.await.unwrap(), c.await.unwrap());
+        let (a, b) = (a.await.unwrap(), b.await.unwrap());
+        let (c, d) = (c.await.unwrap(), d.await.unwrap());
         assert!(a.is_ok() && c.is_ok(), "{a:?} {c:?}");
         assert!(matches!(b, Err(AppError::Internal)), "{b:?}");
-        // One transaction was tried for the three, then each alone.
-        assert_eq!((probe.batches(), probe.largest_batch()), (1, 3));
+        assert!(matches!(d, Err(AppError::Conflict)), "{d:?}");
+        // One transaction was tried for the four, then each alone.
+        assert_eq!((probe.batches(), probe.largest_batch()), (1, 4));
         let a = store.load("AAAAAA").unwrap().unwrap();
         assert_eq!((a.room.state.version, a.actions.len()), (1, 1));
         let c = store.load("CCCCCC").unwrap().unwrap();
@@ -426,8 +480,8 @@ mod tests {
         // last version written is the last sent (arrival order kept).
         probe.pause();
         let mut tasks = Vec::new();
-        for seq in 1..=20 {
-            for code in ["BBBBBB", "CCCCCC"] {
+        for n in 1..=20 {
+            for (code, seq) in [("BBBBBB", n - 1), ("CCCCCC", n)] {
                 let c = a_move(code, seq, &format!("{code}-{seq}"));
                 tasks.push(send(c));
             }
@@ -440,9 +494,9 @@ mod tests {
             t.await.unwrap().unwrap();
         }
         assert!(probe.largest_batch() >= 40, "{}", probe.largest_batch());
-        for code in ["BBBBBB", "CCCCCC"] {
+        for (code, version) in [("BBBBBB", 20), ("CCCCCC", 21)] {
             let stored = store.load(code).unwrap().unwrap();
-            assert_eq!(stored.room.state.version, 21, "{code}");
+            assert_eq!(stored.room.state.version, version, "{code}");
         }
     }
 }

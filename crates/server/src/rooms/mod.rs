@@ -244,6 +244,7 @@ impl Rooms {
         let now = now_ms();
         let mut ch = Change::default();
         let (mut room, out) = make(code.clone(), &mut ch, now)?;
+        // A `conflict` here is a code taken since `fresh_code` looked (by another node).
         let events = self.persist(None, &mut room, ch, now).await?;
         let cell = RoomCell::new(room.clone());
         self.cells().insert(code, cell.clone());
@@ -291,12 +292,65 @@ impl Rooms {
             *guard = next;
             return Ok(out);
         }
-        let events = self.persist(Some(&guard), &mut next, ch, now).await?;
+        let events = match self.persist(Some(&guard), &mut next, ch, now).await {
+            Ok(events) => events,
+            Err(AppError::Conflict) => {
+                // The stored room moved on without this copy (another node): nothing was
+                // applied; take the stored room and catch the connections up.
+                if let Some((events, room)) = self.reload(&mut guard).await {
+                    drop(guard);
+                    self.publish(cell, events, room);
+                }
+                return Err(AppError::Conflict);
+            }
+            Err(err) => return Err(err),
+        };
         cell.used_at.store(now, Ordering::Relaxed);
         *guard = next.clone();
         drop(guard);
         self.publish(cell, events, next);
         Ok(out)
+    }
+
+    /// Replaces a stale room with the stored one; returns the events it had missed (to
+    /// publish) and the room. `None` (logged) if it cannot be loaded or rebuilt: the room stays
+    /// as it was and the next change conflicts again.
+    async fn reload(&self, room: &mut Room) -> Option<(Vec<(i64, Event)>, Room)> {
+        let store = self.store.clone();
+        let (code, since) = (room.code.clone(), room.version);
+        let loaded = blocking(move || {
+            let Some(stored) = store.load(&code)? else {
+                return Ok(None);
+            };
+            let events = store.events_since(&code, since, stored.room.state.version)?;
+            Ok(Some((stored, events)))
+        })
+        .await;
+        let (stored, rows) = match loaded {
+            Ok(Some(loaded)) => loaded,
+            Ok(None) => return None,
+            Err(err) => {
+                tracing::error!(
+                    "room {}: reloading after a conflict failed: {err}",
+                    room.code
+                );
+                return None;
+            }
+        };
+        let mut fresh = match Room::from_stored(&stored) {
+            Ok(fresh) => fresh,
+            Err(err) => {
+                tracing::error!("room {} cannot be rebuilt: {err}", room.code);
+                return None;
+            }
+        };
+        // Who is connected here is this node's memory, not the database's.
+        for (seat, old) in fresh.seats.iter_mut().zip(&room.seats) {
+            seat.connections = old.connections;
+        }
+        let events = crate::event::read_rows(&room.code, &rows);
+        *room = fresh.clone();
+        Some((events, fresh))
     }
 
     fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Event)>, room: Room) {

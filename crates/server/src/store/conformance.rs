@@ -5,7 +5,7 @@
 
 use super::{
     ActionRow, Commit, Cutoffs, EventRow, FeedbackRow, GameRow, PlayedRow, PushSub, RoomRow,
-    RoomState, RoomWrite, SeatRow, Store,
+    RoomState, RoomWrite, SeatRow, Store, StoreError,
 };
 
 pub(super) fn room(code: &str, status: &str, at: i64) -> RoomRow {
@@ -75,16 +75,20 @@ fn game(game_no: i64, started_at: i64, finished_at: Option<i64>) -> GameRow {
 
 /// A new room with these seats.
 pub(super) fn create(store: &dyn Store, r: &RoomRow, seats: Vec<SeatRow>) {
-    store.commit(&Commit::whole(r.clone(), seats)).unwrap();
+    store.commit(&Commit::new_room(r.clone(), seats)).unwrap();
 }
 
-/// A move of a stored room: its log entry, its event, the room's new version.
+/// A move of a stored room, computed from version `version - 1`: its log entry, its event,
+/// the room's new version.
 pub(super) fn a_move(code: &str, version: i64, client_id: Option<&str>) -> Commit {
     let mut state = room(code, "playing", 10).state;
     state.version = version;
     Commit {
         code: code.into(),
-        room: RoomWrite::State(state),
+        room: RoomWrite::State {
+            from: version - 1,
+            state,
+        },
         seats: None,
         actions: vec![action(version - 2, client_id)],
         events: vec![event(version)],
@@ -99,7 +103,7 @@ pub(super) fn a_commit_round_trips(store: &dyn Store) {
     let c = Commit {
         actions: vec![action(0, Some("m1"))],
         events: vec![event(1)],
-        ..Commit::whole(r.clone(), vec![seat(0, "c"), seat(1, "d")])
+        ..Commit::new_room(r.clone(), vec![seat(0, "c"), seat(1, "d")])
     };
     store.commit(&c).unwrap();
     let loaded = store.load("AAAAAA").unwrap().unwrap();
@@ -141,8 +145,16 @@ pub(super) fn a_state_write_changes_only_the_play_columns(store: &dyn Store) {
     again.state.version = 3;
     store
         .commit(&Commit {
+            code: "AAAAAA".into(),
+            room: RoomWrite::Row {
+                from: 2,
+                row: again,
+            },
             seats: None,
-            ..Commit::whole(again, Vec::new())
+            actions: Vec::new(),
+            events: Vec::new(),
+            game: None,
+            played: Vec::new(),
         })
         .unwrap();
     let loaded = store.load("AAAAAA").unwrap().unwrap();
@@ -162,10 +174,13 @@ pub(super) fn a_repeated_move_id_log_entry_or_event_is_refused(store: &dyn Store
     store.commit(&a_move("BBBBBB", 2, Some("same"))).unwrap();
     // The same client move id again (another log entry, another event).
     assert!(store.commit(&a_move("BBBBBB", 3, Some("same"))).is_err());
-    // The same log entry and event again, without an id.
-    let mut twice = a_move("BBBBBB", 2, None);
-    twice.actions[0].client_id = None;
-    assert!(store.commit(&twice).is_err());
+    // The same log entry again; the same event again.
+    let mut entry = a_move("BBBBBB", 3, None);
+    entry.actions[0].seq = 0;
+    assert!(store.commit(&entry).is_err());
+    let mut event = a_move("BBBBBB", 3, None);
+    event.events[0].version = 2;
+    assert!(store.commit(&event).is_err());
     // Nothing of the failed changes was written.
     let loaded = store.load("BBBBBB").unwrap().unwrap();
     assert_eq!(loaded.room.state.version, 2);
@@ -174,6 +189,57 @@ pub(super) fn a_repeated_move_id_log_entry_or_event_is_refused(store: &dyn Store
     // The same move id in another room is another move.
     create(store, &room("CCCCCC", "playing", 10), Vec::new());
     store.commit(&a_move("CCCCCC", 2, Some("same"))).unwrap();
+}
+
+pub(super) fn of_two_changes_from_one_version_only_the_first_applies(store: &dyn Store) {
+    create(store, &room("AAAAAA", "playing", 10), Vec::new());
+    // Two changes computed from version 1 (two nodes, or a stale copy): the first applies...
+    store.commit(&a_move("AAAAAA", 2, Some("x"))).unwrap();
+    // ... the second is a conflict, whatever its move id, and writes nothing.
+    for id in ["y", "x"] {
+        let err = store.commit(&a_move("AAAAAA", 2, Some(id))).unwrap_err();
+        assert!(
+            matches!(&err, StoreError::Conflict { code, expected: Some(1) } if code == "AAAAAA"),
+            "{err:?}"
+        );
+    }
+    let loaded = store.load("AAAAAA").unwrap().unwrap();
+    assert_eq!(loaded.room.state.version, 2);
+    assert_eq!(loaded.client_ids, vec!["x".to_string()]);
+    // A whole-row change is checked the same way.
+    let stale = Commit {
+        room: RoomWrite::Row {
+            from: 1,
+            row: room("AAAAAA", "playing", 10),
+        },
+        ..a_move("AAAAAA", 2, None)
+    };
+    assert!(matches!(
+        store.commit(&stale),
+        Err(StoreError::Conflict { .. })
+    ));
+    // A new room whose code is taken, a change of a room that is not there: conflicts too.
+    let taken = store.commit(&Commit::new_room(room("AAAAAA", "lobby", 20), Vec::new()));
+    assert!(
+        matches!(taken, Err(StoreError::Conflict { expected: None, .. })),
+        "{taken:?}"
+    );
+    assert_eq!(
+        store.load("AAAAAA").unwrap().unwrap().room.state.status,
+        "playing"
+    );
+    assert!(matches!(
+        store.commit(&a_move("ZZZZZZ", 2, None)),
+        Err(StoreError::Conflict { .. })
+    ));
+    // In a batch, the conflict fails the batch (the writer then retries change by change).
+    create(store, &room("BBBBBB", "playing", 10), Vec::new());
+    let batch = [a_move("BBBBBB", 2, None), a_move("AAAAAA", 2, None)];
+    assert!(matches!(
+        store.commit_batch(&batch),
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(store.load("BBBBBB").unwrap().unwrap().room.state.version, 1);
 }
 
 pub(super) fn a_batch_is_all_or_nothing(store: &dyn Store) {
@@ -228,7 +294,7 @@ pub(super) fn retention_finds_what_is_due_and_delete_takes_everything(store: &dy
             .commit(&Commit {
                 events: vec![event(1)],
                 game: Some(game(1, at, None)),
-                ..Commit::whole(room(code, status, at), vec![seat(0, "c")])
+                ..Commit::new_room(room(code, status, at), vec![seat(0, "c")])
             })
             .unwrap();
     }
@@ -267,12 +333,20 @@ pub(super) fn retention_finds_what_is_due_and_delete_takes_everything(store: &dy
 
 pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: &dyn Store) {
     let mut r = room("CCCCCC", "playing", 10);
-    let commit = |r: &RoomRow, g: GameRow, actions: Vec<ActionRow>| {
+    create(store, &r, Vec::new());
+    // Each change takes the room one version further.
+    let commit = |r: &mut RoomRow, g: GameRow, actions: Vec<ActionRow>| {
+        r.state.version += 1;
         store
             .commit(&Commit {
+                room: RoomWrite::State {
+                    from: r.state.version - 1,
+                    state: r.state.clone(),
+                },
                 actions,
+                events: Vec::new(),
                 game: Some(g),
-                ..Commit::whole(r.clone(), Vec::new())
+                ..a_move("CCCCCC", r.state.version, None)
             })
             .unwrap();
     };
@@ -285,13 +359,13 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
         client_id: None,
         at,
     };
-    commit(&r, game(1, 10, None), Vec::new());
+    commit(&mut r, game(1, 10, None), Vec::new());
     // Its end: the start time of the first write stays.
-    commit(&r, game(1, 20, Some(20)), vec![resign(1, 20)]);
+    commit(&mut r, game(1, 20, Some(20)), vec![resign(1, 20)]);
     assert_eq!(store.games("CCCCCC").unwrap(), vec![game(1, 10, Some(20))]);
     // The rematch: game 2 on. Game 1 goes once it ended before the cut-off, game 2 stays.
     r.state.game_no = 2;
-    commit(&r, game(2, 30, None), Vec::new());
+    commit(&mut r, game(2, 30, None), Vec::new());
     let (row, log) = store.game("CCCCCC", 1).unwrap().unwrap();
     assert_eq!((row, log), (game(1, 10, Some(20)), vec![resign(1, 20)]));
     assert!(store.load("CCCCCC").unwrap().unwrap().actions.is_empty());
@@ -301,7 +375,7 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
     assert_eq!(store.games("CCCCCC").unwrap(), vec![game(2, 30, None)]);
     // The last game of a room goes only with its room.
     r.state.status = "finished".into();
-    commit(&r, game(2, 30, Some(40)), vec![resign(2, 40)]);
+    commit(&mut r, game(2, 30, Some(40)), vec![resign(2, 40)]);
     assert_eq!(store.delete_old_games(100).unwrap(), 0);
     assert_eq!(store.game("CCCCCC", 2).unwrap().unwrap().1.len(), 1);
     assert!(store.game("CCCCCC", 3).unwrap().is_none());
@@ -361,7 +435,7 @@ pub(super) fn who_played_a_game_is_known_from_the_commit_that_finished_it(store:
     create(store, &room("AAAAAA", "playing", 10), vec![seat(0, "c")]);
     assert!(!store.has_played("c", "cc").unwrap());
     let mut end = a_move("AAAAAA", 2, None);
-    if let RoomWrite::State(s) = &mut end.room {
+    if let RoomWrite::State { state: s, .. } = &mut end.room {
         (s.status, s.finished_at) = ("finished".into(), Some(12));
     }
     end.played = vec![PlayedRow {
@@ -464,6 +538,7 @@ macro_rules! conformance {
                 a_commit_round_trips,
                 a_state_write_changes_only_the_play_columns,
                 a_repeated_move_id_log_entry_or_event_is_refused,
+                of_two_changes_from_one_version_only_the_first_applies,
                 a_batch_is_all_or_nothing,
                 events_since_reads_a_range_in_order,
                 retention_finds_what_is_due_and_delete_takes_everything,

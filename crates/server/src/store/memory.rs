@@ -57,40 +57,40 @@ impl MemoryStore {
 }
 
 fn refused(what: String) -> StoreError {
-    StoreError(what)
+    StoreError::Failed(what)
 }
 
 fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
-    match &c.room {
-        RoomWrite::Row(row) => match mem.rooms.get_mut(&c.code) {
-            // As the SQL upsert: the game kind and the creation time stay.
-            Some(room) => {
-                room.row = RoomRow {
-                    game: room.row.game.clone(),
-                    created_at: room.row.created_at,
-                    ..row.clone()
-                };
-            }
-            None => {
-                mem.rooms.insert(
-                    c.code.clone(),
-                    MemRoom {
-                        row: row.clone(),
-                        seats: Vec::new(),
-                        actions: BTreeMap::new(),
-                        events: BTreeMap::new(),
-                        games: BTreeMap::new(),
-                    },
-                );
-            }
-        },
-        RoomWrite::State(s) => {
-            let room = mem
-                .rooms
-                .get_mut(&c.code)
-                .ok_or_else(|| refused(format!("no room {}", c.code)))?;
-            room.row.state.clone_from(s);
+    let conflict = || StoreError::Conflict {
+        code: c.code.clone(),
+        expected: c.room.from(),
+    };
+    let stored = mem.rooms.get_mut(&c.code);
+    match (&c.room, stored) {
+        (RoomWrite::New(row), None) => {
+            mem.rooms.insert(
+                c.code.clone(),
+                MemRoom {
+                    row: row.clone(),
+                    seats: Vec::new(),
+                    actions: BTreeMap::new(),
+                    events: BTreeMap::new(),
+                    games: BTreeMap::new(),
+                },
+            );
         }
+        (RoomWrite::Row { from, row }, Some(room)) if room.row.state.version == *from => {
+            // As the SQL update: the game kind and the creation time stay.
+            room.row = RoomRow {
+                game: room.row.game.clone(),
+                created_at: room.row.created_at,
+                ..row.clone()
+            };
+        }
+        (RoomWrite::State { from, state }, Some(room)) if room.row.state.version == *from => {
+            room.row.state.clone_from(state);
+        }
+        _ => return Err(conflict()),
     }
     let room = mem
         .rooms
@@ -142,7 +142,7 @@ impl RoomStore for MemoryStore {
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
             .is_ok();
         if failing {
-            return Err(StoreError(
+            return Err(StoreError::Failed(
                 "the disk is full (MemoryStore::fail_next)".into(),
             ));
         }

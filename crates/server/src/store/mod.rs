@@ -28,14 +28,37 @@ pub use memory::MemoryStore;
 pub use push::{PushStore, PushSub};
 pub use sqlite::SqliteStore;
 
-/// A storage failure; logged and answered as `internal`.
+/// A storage failure.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The room's stored version is not the one the change was computed from (or a new room's
+    /// code is taken, or the room is gone): another node, or a stale copy of the room, changed
+    /// it first. Nothing of the change was written; the room is reloaded and the client told
+    /// `conflict` (docs/cluster.md).
+    #[error("room {code}: the stored room is not at version {expected:?}")]
+    Conflict {
+        code: String,
+        /// The version the change was computed from (`None`: a new room).
+        expected: Option<i64>,
+    },
+    /// Anything else; logged and answered as `internal`.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl StoreError {
+    /// The same failure, saying which room's change it was.
+    pub fn in_room(self, code: &str) -> Self {
+        match self {
+            Self::Failed(m) => Self::Failed(format!("room {code}: {m}")),
+            conflict @ Self::Conflict { .. } => conflict,
+        }
+    }
+}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
-        Self(err.to_string())
+        Self::Failed(err.to_string())
     }
 }
 
@@ -115,14 +138,29 @@ pub struct RoomState {
     pub finished_at: Option<i64>,
 }
 
-/// What a change writes of the `rooms` row.
+/// What a change writes of the `rooms` row. A change of an existing room carries the version
+/// it was computed from (`from`): the row is written only if that is still the stored version,
+/// else the change fails with [`StoreError::Conflict`] (the per-room version check,
+/// docs/cluster.md).
 #[derive(Clone, Debug, PartialEq)]
 pub enum RoomWrite {
-    /// The whole row, inserted or replaced: a new room, or one whose settings or start
-    /// position changed.
-    Row(RoomRow),
+    /// A new room: its whole row, inserted only if its code is free.
+    New(RoomRow),
+    /// An existing room whose settings or start position changed: every column but the code,
+    /// the game kind and the creation time.
+    Row { from: i64, row: RoomRow },
     /// Only the columns that play changes (an `UPDATE` of an existing row).
-    State(RoomState),
+    State { from: i64, state: RoomState },
+}
+
+impl RoomWrite {
+    /// The version the change was computed from (`None`: a new room).
+    pub fn from(&self) -> Option<i64> {
+        match self {
+            Self::New(_) => None,
+            Self::Row { from, .. } | Self::State { from, .. } => Some(*from),
+        }
+    }
 }
 
 /// A `played` row: a browser held a seat in a finished game of this kind.
@@ -156,11 +194,11 @@ pub struct Commit {
 }
 
 impl Commit {
-    /// A change that writes the whole room row and every seat row (a new room; tests).
-    pub fn whole(room: RoomRow, seats: Vec<SeatRow>) -> Self {
+    /// A new room with its seats.
+    pub fn new_room(room: RoomRow, seats: Vec<SeatRow>) -> Self {
         Self {
             code: room.code.clone(),
-            room: RoomWrite::Row(room),
+            room: RoomWrite::New(room),
             seats: Some(seats),
             actions: Vec::new(),
             events: Vec::new(),

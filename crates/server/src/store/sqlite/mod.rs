@@ -125,53 +125,81 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     })
 }
 
-fn save_room(tx: &rusqlite::Transaction<'_>, code: &str, room: &RoomWrite) -> rusqlite::Result<()> {
-    let room = match room {
-        RoomWrite::Row(room) => room,
-        RoomWrite::State(s) => {
-            let n = tx
-                .prepare_cached(
-                    "UPDATE rooms SET status = ?2, version = ?3, game_no = ?4, first_seat = ?5,
-                       draw_offer = ?6, active_at = ?7, last_move_at = ?8, finished_at = ?9
-                     WHERE code = ?1",
-                )?
-                .execute(params![
-                    code,
-                    s.status,
-                    s.version,
-                    s.game_no,
-                    s.first_seat,
-                    s.draw_offer,
-                    s.active_at,
-                    s.last_move_at,
-                    s.finished_at
-                ])?;
-            if n != 1 {
-                return Err(rusqlite::Error::QueryReturnedNoRows);
-            }
-            return Ok(());
-        }
+/// Writes the room row of a change: a new room only if its code is free, an existing one only
+/// if its stored version is the one the change was computed from (else `Conflict`).
+fn save_room(
+    tx: &rusqlite::Transaction<'_>,
+    code: &str,
+    room: &RoomWrite,
+) -> Result<(), StoreError> {
+    let written = match room {
+        RoomWrite::New(r) => tx
+            .prepare_cached(&format!(
+                "INSERT INTO rooms ({ROOM_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                 ON CONFLICT (code) DO NOTHING"
+            ))?
+            .execute(params![
+                r.code,
+                r.game,
+                r.settings,
+                r.state.status,
+                r.state.version,
+                r.state.game_no,
+                r.state.first_seat,
+                r.state.draw_offer,
+                r.created_at,
+                r.state.active_at,
+                r.state.last_move_at,
+                r.state.finished_at,
+                r.start_fen
+            ])?,
+        RoomWrite::Row { from, row: r } => tx
+            .prepare_cached(
+                "UPDATE rooms SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
+                   first_seat = ?7, draw_offer = ?8, active_at = ?9, last_move_at = ?10,
+                   finished_at = ?11, start_fen = ?12
+                 WHERE code = ?1 AND version = ?2",
+            )?
+            .execute(params![
+                code,
+                from,
+                r.settings,
+                r.state.status,
+                r.state.version,
+                r.state.game_no,
+                r.state.first_seat,
+                r.state.draw_offer,
+                r.state.active_at,
+                r.state.last_move_at,
+                r.state.finished_at,
+                r.start_fen
+            ])?,
+        RoomWrite::State { from, state: s } => tx
+            .prepare_cached(
+                "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
+                   draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10
+                 WHERE code = ?1 AND version = ?2",
+            )?
+            .execute(params![
+                code,
+                from,
+                s.status,
+                s.version,
+                s.game_no,
+                s.first_seat,
+                s.draw_offer,
+                s.active_at,
+                s.last_move_at,
+                s.finished_at
+            ])?,
     };
-    tx.prepare_cached(&format!(
-        "INSERT INTO rooms ({ROOM_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-         ON CONFLICT (code) DO UPDATE SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
-           first_seat = ?7, draw_offer = ?8, active_at = ?10, last_move_at = ?11, finished_at = ?12, start_fen = ?13"
-    ))?
-    .execute(params![
-        room.code,
-        room.game,
-        room.settings,
-        room.state.status,
-        room.state.version,
-        room.state.game_no,
-        room.state.first_seat,
-        room.state.draw_offer,
-        room.created_at,
-        room.state.active_at,
-        room.state.last_move_at,
-        room.state.finished_at,
-        room.start_fen
-    ])?;
+    if written != 1 {
+        return Err(StoreError::Conflict {
+            code: code.to_owned(),
+            expected: room.from(),
+        });
+    }
     Ok(())
 }
 
@@ -280,7 +308,7 @@ fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result
 }
 
 /// Writes one change inside the batch's transaction.
-fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> rusqlite::Result<()> {
+fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> Result<(), StoreError> {
     save_room(tx, &c.code, &c.room)?;
     if let Some(seats) = &c.seats {
         save_seats(tx, &c.code, seats)?;
@@ -306,7 +334,7 @@ impl RoomStore for SqliteStore {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for c in commits {
-            save_change(&tx, c).map_err(|e| StoreError(format!("room {}: {e}", c.code)))?;
+            save_change(&tx, c).map_err(|e| e.in_room(&c.code))?;
         }
         tx.commit()?;
         Ok(())
@@ -435,7 +463,9 @@ impl RoomStore for SqliteStore {
         let conn = self.conn();
         let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
         if busy != 0 {
-            return Err(StoreError("the WAL could not be truncated (busy)".into()));
+            return Err(StoreError::Failed(
+                "the WAL could not be truncated (busy)".into(),
+            ));
         }
         Ok(())
     }
