@@ -12,13 +12,14 @@ pub mod ssrf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, Semaphore};
 
 use crate::config;
 use crate::error::AppError;
 use crate::event::Event;
-use crate::protocol::MoveRecord;
+use crate::game::GameKind;
+use crate::protocol::{MoveRecord, Outcome};
 use crate::room::{Occupant, Rhythm, Room, Status};
 use crate::rooms::{blocking, now_ms, Rooms};
 use crate::store::{PushStore, PushSub};
@@ -59,6 +60,36 @@ pub fn check_endpoint(endpoint: &str, push: &crate::config::Push) -> Result<(), 
     ssrf::check_endpoint(endpoint, &ssrf::Policy::of(push))
 }
 
+/// What a push message says (docs/protocol.md, "Notifications"); the service worker shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Notification {
+    /// It is `seat`'s turn in room `code`.
+    Turn {
+        /// The room.
+        code: String,
+        /// Its game.
+        game: GameKind,
+        /// The room's page (`/r/{CODE}`).
+        url: String,
+        /// The seat to move.
+        seat: usize,
+        /// The moves played so far (the turn is for the next).
+        ply: usize,
+    },
+    /// The game of room `code` is over.
+    Finished {
+        /// The room.
+        code: String,
+        /// Its game.
+        game: GameKind,
+        /// The room's page (`/r/{CODE}`).
+        url: String,
+        /// The result.
+        outcome: Outcome,
+    },
+}
+
 /// One message to deliver, or a record to write.
 #[derive(Debug)]
 enum Job {
@@ -66,7 +97,7 @@ enum Job {
     Notify {
         code: String,
         seat: i64,
-        payload: Value,
+        payload: Notification,
     },
     /// The person of a seat left it (or was kicked): their subscription goes with them.
     Forget { code: String, seat: i64 },
@@ -75,7 +106,7 @@ enum Job {
     Finished {
         code: String,
         seats: Vec<i64>,
-        payload: Value,
+        payload: Notification,
     },
 }
 
@@ -124,8 +155,10 @@ pub async fn start(
     Ok(())
 }
 
-fn game_name(room: &Room) -> &'static str {
-    room.kind.as_str()
+/// The plain text of a push message: the notification's JSON.
+fn payload_bytes(n: &Notification) -> Vec<u8> {
+    // Strings, numbers and an outcome: this cannot fail.
+    serde_json::to_vec(n).unwrap_or_default()
 }
 
 /// What a committed change asks to send.
@@ -162,8 +195,12 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         out.push(Job::Finished {
             code: room.code.clone(),
             seats,
-            payload: json!({"kind": "finished", "code": room.code, "game": game_name(room),
-                            "url": url, "outcome": outcome}),
+            payload: Notification::Finished {
+                code: room.code.clone(),
+                game: room.kind,
+                url,
+                outcome: outcome.clone(),
+            },
         });
         return out;
     }
@@ -184,8 +221,13 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         out.push(Job::Notify {
             code: room.code.clone(),
             seat: seat as i64,
-            payload: json!({"kind": "turn", "code": room.code, "game": game_name(room),
-                            "url": url, "seat": seat, "ply": room.ply()}),
+            payload: Notification::Turn {
+                code: room.code.clone(),
+                game: room.kind,
+                url,
+                seat,
+                ply: room.ply(),
+            },
         });
     }
     out
@@ -253,7 +295,7 @@ impl Worker {
         }
     }
 
-    fn spawn_send(self: Arc<Self>, code: String, seat: i64, payload: Value) {
+    fn spawn_send(self: Arc<Self>, code: String, seat: i64, payload: Notification) {
         tokio::spawn(async move {
             if let Some(sub) = self.load(&code, seat).await {
                 self.deliver(sub, payload).await;
@@ -273,7 +315,7 @@ impl Worker {
         }
     }
 
-    async fn deliver(self: Arc<Self>, sub: PushSub, payload: Value) {
+    async fn deliver(self: Arc<Self>, sub: PushSub, payload: Notification) {
         let Ok(_permit) = self.permits.clone().acquire_owned().await else {
             return;
         };
@@ -284,7 +326,7 @@ impl Worker {
             if attempt > 0 {
                 tokio::time::sleep(Duration::from_secs(2u64.pow(attempt))).await;
             }
-            let body = crypto::encrypt(&public, &auth, payload.to_string().as_bytes());
+            let body = crypto::encrypt(&public, &auth, &payload_bytes(&payload));
             match self.send_once(&sub.endpoint, body).await {
                 Sent::Done => return,
                 Sent::Gone => {
@@ -348,6 +390,71 @@ impl Worker {
                 tracing::warn!("push delivery to {host} failed: {}", err.without_url());
                 Sent::Retry
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{OutcomeKind, Reason};
+
+    #[test]
+    fn notifications_are_the_documented_payloads() {
+        let doc = include_str!("../../../../docs/protocol.md");
+        let section = doc
+            .split("Payloads (")
+            .nth(1)
+            .and_then(|s| s.split("Delivery runs").next())
+            .expect("docs/protocol.md describes the push payloads");
+        let documented: Vec<(String, Vec<String>)> = section
+            .split('`')
+            .filter(|q| q.starts_with("{\"kind\""))
+            .map(|example| {
+                let names: Vec<String> = example
+                    .trim_matches(['{', '}'])
+                    .split(',')
+                    .map(|f| {
+                        f.split(':')
+                            .next()
+                            .unwrap_or_default()
+                            .trim_matches('"')
+                            .to_owned()
+                    })
+                    .collect();
+                let kind = example.split('"').nth(3).unwrap_or_default().to_owned();
+                (kind, names)
+            })
+            .collect();
+        let made = [
+            Notification::Turn {
+                code: "K7M2QX".into(),
+                game: GameKind::Cc,
+                url: "/r/K7M2QX".into(),
+                seat: 2,
+                ply: 14,
+            },
+            Notification::Finished {
+                code: "K7M2QX".into(),
+                game: GameKind::Draughts,
+                url: "/r/K7M2QX".into(),
+                outcome: Outcome {
+                    kind: OutcomeKind::Win,
+                    reason: Reason::Resignation,
+                    places: vec![Some(1), Some(2)],
+                },
+            },
+        ];
+        assert_eq!(documented.len(), made.len(), "{documented:?}");
+        for (n, (kind, names)) in made.iter().zip(&documented) {
+            let json: serde_json::Value = serde_json::from_slice(&payload_bytes(n)).unwrap();
+            assert_eq!(json["kind"], kind.as_str());
+            let mut fields: Vec<&String> = json.as_object().unwrap().keys().collect();
+            let mut names: Vec<&String> = names.iter().collect();
+            fields.sort();
+            names.sort();
+            assert_eq!(fields, names, "the fields of the `{kind}` push");
+            assert_eq!(&serde_json::from_value::<Notification>(json).unwrap(), n);
         }
     }
 }
