@@ -568,3 +568,10 @@ conformance!(sqlite, {
     let store = crate::store::SqliteStore::open(&dir.path().join("t.db")).unwrap();
     (store, dir)
 });
+
+conformance!(postgres, {
+    let db = crate::store::ScratchDatabase::create().unwrap();
+    let store = crate::store::PostgresStore::open(&db.url()).unwrap();
+    // The store goes before its database.
+    (store, db)
+});

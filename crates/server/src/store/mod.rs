@@ -19,12 +19,14 @@ mod conformance;
 mod feedback;
 #[cfg(test)]
 mod memory;
+mod postgres;
 mod push;
 mod sqlite;
 
 pub use feedback::{FeedbackRow, FeedbackStore};
 #[cfg(test)]
 pub use memory::MemoryStore;
+pub use postgres::{PostgresStore, ScratchDatabase};
 pub use push::{PushStore, PushSub};
 pub use sqlite::SqliteStore;
 
