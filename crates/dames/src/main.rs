@@ -44,6 +44,10 @@ enum Command {
     /// Serve the web site (the default).
     #[cfg(feature = "server")]
     Serve(serve::Args),
+    /// Apply the database's pending migrations and exit (apart from serving: a cluster's
+    /// nodes can then start together on a ready schema).
+    #[cfg(feature = "server")]
+    Migrate(serve::MigrateArgs),
     /// Chinese checkers tools: perft, legal moves.
     #[cfg(feature = "cc")]
     #[command(subcommand)]
@@ -88,6 +92,8 @@ fn main() -> anyhow::Result<()> {
         }
         #[cfg(feature = "server")]
         Some(Command::Serve(args)) => serve::run(args),
+        #[cfg(feature = "server")]
+        Some(Command::Migrate(args)) => serve::migrate(&args),
         #[cfg(feature = "cc")]
         Some(Command::Cc(cmd)) => cc::run(cmd),
         #[cfg(feature = "draughts")]

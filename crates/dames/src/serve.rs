@@ -15,9 +15,13 @@ pub struct Args {
     /// Address to listen on (port 0: any free port; the chosen one is printed).
     #[arg(long, default_value = "127.0.0.1:8080", env = "DAMES_ADDR")]
     pub addr: String,
-    /// SQLite database file (created if missing).
+    /// SQLite database file (created if missing), unless `--database` is given.
     #[arg(long, default_value = "dames.db", env = "DAMES_DB")]
     pub db: PathBuf,
+    /// A PostgreSQL database instead of the SQLite file: `postgres://user@host:port/db`
+    /// (docs/cluster.md).
+    #[arg(long, env = "DAMES_DATABASE")]
+    pub database: Option<String>,
     /// Public origin of the site, used in room links and QR codes (default: from the Host header).
     #[arg(long, env = "DAMES_PUBLIC_URL")]
     pub public_url: Option<String>,
@@ -105,6 +109,7 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
 impl Args {
     fn config(&self) -> Config {
         let mut config = Config::new(&self.db);
+        config.database.clone_from(&self.database);
         config.public_url.clone_from(&self.public_url);
         config.retention.lobby = self.lobby_retention;
         config.retention.finished = self.finished_retention;
@@ -137,6 +142,25 @@ impl Args {
     }
 }
 
+/// Options of `dames migrate`.
+#[derive(clap::Parser)]
+pub struct MigrateArgs {
+    /// SQLite database file, unless `--database` is given.
+    #[arg(long, default_value = "dames.db", env = "DAMES_DB")]
+    pub db: PathBuf,
+    /// A PostgreSQL database: `postgres://user@host:port/db`.
+    #[arg(long, env = "DAMES_DATABASE")]
+    pub database: Option<String>,
+}
+
+/// `dames migrate`: opening a store applies its pending migrations.
+pub fn migrate(args: &MigrateArgs) -> anyhow::Result<()> {
+    dames_server::store::open(&args.db, args.database.as_deref())
+        .map_err(|e| anyhow::anyhow!("cannot migrate the database: {e}"))?;
+    println!("migrations applied");
+    Ok(())
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
@@ -160,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 async fn serve(args: Args) -> anyhow::Result<()> {
     let state = AppState::open(args.config())
         .await
-        .map_err(|e| anyhow::anyhow!("cannot open the database {}: {e}", args.db.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
     let listener = tokio::net::TcpListener::bind(&args.addr).await?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr}");

@@ -124,3 +124,41 @@ async fn serve_keeps_every_acknowledged_move_through_a_kill_and_stops_on_sigterm
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn migrate_prepares_a_database_apart_from_serving() {
+    // SQLite: the file is created with its tables.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_dames"))
+        .args(["migrate", "--db"])
+        .arg(&db)
+        .env_remove("DAMES_DATABASE")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(db.exists());
+    // PostgreSQL: the schema is there, and a second run finds nothing to do.
+    let pg = dames_server::store::ScratchDatabase::create().unwrap();
+    for _ in 0..2 {
+        let out = Command::new(env!("CARGO_BIN_EXE_dames"))
+            .args(["migrate", "--database", &pg.url()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "migrations applied"
+        );
+    }
+    let store = dames_server::store::PostgresStore::open(&pg.url()).unwrap();
+    use dames_server::store::RoomStore;
+    assert!(store.live_codes().unwrap().is_empty());
+    drop(store);
+    // A database that cannot be reached is an error, not a silent SQLite file.
+    let out = Command::new(env!("CARGO_BIN_EXE_dames"))
+        .args(["migrate", "--database", "postgres://postgres@127.0.0.1:1/x"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

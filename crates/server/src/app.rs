@@ -15,8 +15,30 @@ use crate::state::AppState;
 use crate::{assets, http, net, push, retention, ws};
 
 /// The whole site: `/api`, `/ws`, the client's pages and static files.
+/// Liveness: the process answers.
+async fn health() -> &'static str {
+    "ok"
+}
+
+/// Readiness: the database answers a query (503 when it does not).
+async fn ready(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    let store = state.store.clone();
+    match crate::rooms::blocking(move || store.ping()).await {
+        Ok(()) => (StatusCode::OK, "ready"),
+        Err(err) => {
+            tracing::warn!("not ready: {err}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the database does not answer",
+            )
+        }
+    }
+}
+
 pub fn app(state: AppState) -> Router {
     Router::new()
+        .route("/health", axum::routing::get(health))
+        .route("/ready", axum::routing::get(ready))
         .nest("/api", http::router())
         .merge(ws::router())
         .merge(assets::router())

@@ -6,8 +6,11 @@ use std::time::Duration;
 /// Everything the server needs to run.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// SQLite database file (created if missing).
+    /// SQLite database file (created if missing), unless `database` is set.
     pub db_path: PathBuf,
+    /// A PostgreSQL URL (`postgres://user@host:port/db`): the store is PostgreSQL instead of
+    /// the SQLite file (docs/cluster.md).
+    pub database: Option<String>,
     /// Origin used in room links and QR codes (`https://dames.example`); `None`: from the `Host`
     /// header of the request.
     pub public_url: Option<String>,
@@ -92,6 +95,7 @@ impl Config {
     pub fn new(db_path: impl Into<PathBuf>) -> Self {
         Self {
             db_path: db_path.into(),
+            database: None,
             public_url: None,
             retention: Retention::default(),
             limits: Limits::default(),

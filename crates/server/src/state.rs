@@ -12,7 +12,7 @@ use crate::error::AppError;
 use crate::net::limits::WebSockets;
 use crate::ratelimit::RateLimiter;
 use crate::rooms::Rooms;
-use crate::store::{SqliteStore, Store};
+use crate::store::{self, Store};
 
 /// What every handler shares.
 #[derive(Clone, Debug)]
@@ -37,12 +37,10 @@ impl AppState {
     /// # Errors
     /// If the database cannot be opened or read.
     pub async fn open(config: Config) -> Result<Self, AppError> {
-        let path = config.db_path.clone();
-        let store: Arc<dyn Store> = Arc::new(
-            tokio::task::spawn_blocking(move || SqliteStore::open(&path))
-                .await
-                .map_err(|e| AppError::internal("open", e))??,
-        );
+        let (path, database) = (config.db_path.clone(), config.database.clone());
+        let store = tokio::task::spawn_blocking(move || store::open(&path, database.as_deref()))
+            .await
+            .map_err(|e| AppError::internal("open", e))??;
         Self::with_store(store, config).await
     }
 

@@ -673,3 +673,17 @@ async fn junk_on_every_route_gets_a_typed_error_never_a_crash() {
         (Some("finished"), Some("resignation"))
     );
 }
+
+#[tokio::test]
+async fn health_answers_and_ready_says_whether_the_database_does() {
+    let server = Server::start().await;
+    let http = reqwest::Client::new();
+    for path in ["/health", "/ready"] {
+        let answer = http
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{path}");
+    }
+}

@@ -231,6 +231,10 @@ impl RoomStore for MemoryStore {
         Ok(())
     }
 
+    fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Nothing is kept of what was deleted.
     fn scrub(&self) -> Result<(), StoreError> {
         Ok(())

@@ -288,6 +288,23 @@ pub trait RoomStore: Send + Sync + 'static {
     /// Deletes the games (rows and logs) that ended before `finished_before` and are not the
     /// current game of their room (retention). Returns how many.
     fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError>;
+    /// Whether the database answers a query now (`/ready`).
+    fn ping(&self) -> Result<(), StoreError>;
+}
+
+/// Opens the store of a configuration: PostgreSQL at `database` if set (its migrations applied),
+/// else the SQLite file at `db_path`.
+///
+/// # Errors
+/// If the database cannot be opened or migrated.
+pub fn open(
+    db_path: &std::path::Path,
+    database: Option<&str>,
+) -> Result<std::sync::Arc<dyn Store>, StoreError> {
+    Ok(match database {
+        Some(url) => std::sync::Arc::new(PostgresStore::open(url)?),
+        None => std::sync::Arc::new(SqliteStore::open(db_path)?),
+    })
 }
 
 /// Every concern of the storage in one object: what the application state holds, each part

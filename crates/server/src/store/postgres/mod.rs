@@ -167,15 +167,6 @@ impl PostgresStore {
             pool = self.freed.wait(pool).unwrap_or_else(|e| e.into_inner());
         }
     }
-
-    /// Whether the database answers (`/ready`).
-    ///
-    /// # Errors
-    /// If it does not.
-    pub fn ping(&self) -> Result<(), StoreError> {
-        self.get()?.conn().client.simple_query("SELECT 1")?;
-        Ok(())
-    }
 }
 
 /// Applies the migrations not yet applied, each in its own transaction, under an advisory
@@ -559,6 +550,11 @@ impl RoomStore for PostgresStore {
             actions,
             client_ids,
         }))
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.get()?.conn().client.simple_query("SELECT 1")?;
+        Ok(())
     }
 
     fn exists(&self, code: &str) -> Result<bool, StoreError> {

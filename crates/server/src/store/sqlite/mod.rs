@@ -386,6 +386,11 @@ impl RoomStore for SqliteStore {
         }))
     }
 
+    fn ping(&self) -> Result<(), StoreError> {
+        self.reader().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     fn exists(&self, code: &str) -> Result<bool, StoreError> {
         let found = self
             .reader()
