@@ -10,7 +10,7 @@ import { networkFailed } from './offline.js';
  * @typedef {'facile'|'normal'|'difficile'|'expert'} Level
  * @typedef {{players?: number, variant?: string, [k: string]: any}} Rules
  * @typedef {{rules: Rules, show_legal_moves: boolean, rotate_first: boolean, random_first: boolean, confirm_move: boolean, cpu_ms: number, hints?: boolean, [k: string]: any}} Settings
- * @typedef {{seat: number, kind: 'human'|'cpu'|'empty', name: string|null, level: Level|null, online: boolean, ready: boolean, camps?: number[], color?: 'white'|'black'}} Seat
+ * @typedef {{seat: number, kind: 'human'|'cpu'|'empty', name: string|null, level: Level|null, online: boolean, ready: boolean, camps?: number[], color?: 'white'|'black', stand_in?: Level|null}} Seat
  * @typedef {{from: any, to: any, path: any[], captures?: number[], notation?: string}} LegalMove
  * @typedef {{seat: number, move: LegalMove, passes?: number[], finished?: number[]}} MoveRecord
  * @typedef {{kind: 'win'|'places'|'draw'|'abandoned', reason?: string, places: (number|null)[]}} Outcome
@@ -141,8 +141,14 @@ export const api = {
   resign: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/resign`, {})),
   /** @param {string} code @param {'offer'|'accept'|'decline'} action */
   draw: async (code, action) => normalizeRoom(await request('POST', `/api/rooms/${code}/draw`, { action })),
-  /** @param {string} code @param {boolean} ready */
-  rematch: async (code, ready) => normalizeRoom(await request('POST', `/api/rooms/${code}/rematch`, { ready })),
+  /** `absentCpu`: start without the players who left, CPUs of this level in their seats. @param {string} code @param {boolean} ready @param {Level} [absentCpu] */
+  rematch: async (code, ready, absentCpu) => normalizeRoom(await request('POST', `/api/rooms/${code}/rematch`, absentCpu ? { ready, absent_cpu: absentCpu } : { ready })),
+  /** A one-time link (and QR code) moving my seat to another browser. @param {string} code @returns {Promise<{url: string, qr: string, expires_at: number}>} */
+  transfer: async (code) => /** @type {{url: string, qr: string, expires_at: number}} */ (await request('POST', `/api/rooms/${code}/transfer`, {})),
+  /** This browser takes the seat a link moves. @param {string} code @param {string} token */
+  claimTransfer: async (code, token) => await request('POST', `/api/rooms/${code}/transfer/claim`, { token }),
+  /** « Confier à un CPU » / « Réclamer la victoire » for a seat away on its turn. @param {string} code @param {{seat: number, action: 'cpu'|'claim', level?: Level}} body */
+  away: async (code, body) => normalizeRoom(await request('POST', `/api/rooms/${code}/away`, body)),
 };
 
 /**

@@ -14,6 +14,7 @@ import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadg
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
+import { AwayPanel, awayNews, showTransfer } from './away.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -21,6 +22,7 @@ import { load, save } from './storage.js';
  * @typedef {{
  *   move: (input: any) => void, resign: () => void,
  *   draw: (a: 'offer'|'accept'|'decline') => void, rematch: (ready: boolean) => void,
+ *   away: import('./away.js').AwayAct, rematchWithout: () => void,
  * }} GameActions
  */
 
@@ -38,6 +40,8 @@ export class GameView {
     this.hint = h('div', { class: 'hint', hidden: true });
     this.strip = h('ol', { class: 'player-strip', 'aria-hidden': 'true' });
     this.offer = h('div', { class: 'offer-bar', hidden: true, role: 'alert' });
+    /** A disconnected seat to move: « Confier à un CPU », « Réclamer la victoire » (away.js). */
+    this.away = new AwayPanel((body) => act.away(body));
     this.confirmBar = h('div', { class: 'confirm-bar', hidden: true },
       h('button', { class: 'btn primary round', type: 'button', 'data-action': 'confirm', 'aria-label': t('confirm_move'), title: t('confirm_move'), onclick: () => this.board?.confirm() }, '✓'),
       h('button', { class: 'btn round', type: 'button', 'data-action': 'cancel-move', 'aria-label': t('cancel_move'), title: t('cancel_move'), onclick: () => this.board?.cancelPending() }, '✕'));
@@ -56,7 +60,7 @@ export class GameView {
     /** @type {((path: string[]|null) => void)|null} labels the holes of the last move (Chinese checkers) */
     this.labelLast = null;
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.status, this.solo, this.strip, this.offer, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
+      h('div', { class: 'game-main' }, this.status, this.solo, this.strip, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
         h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
@@ -121,6 +125,8 @@ export class GameView {
     this.renderStatus(room);
     this.renderStrip(room);
     this.renderOffer(room);
+    awayNews(room, (seat) => seatName(room, seat));
+    this.away.render(room, (seat) => seatName(this.room || room, seat));
     this.el.classList.toggle('finished', room.status === 'finished');
     this.renderPlayers(room);
     this.renderActions(room);
@@ -321,6 +327,8 @@ export class GameView {
       fill(this.status, sw, t('turn_you'), capture ? h('span', { class: 'status-note' }, t('must_capture')) : null, since(room));
     } else if (s.kind === 'cpu') {
       fill(this.status, sw, t('turn_cpu_thinking', { name: seatName(room, s.seat) }));
+    } else if (s.stand_in) {
+      fill(this.status, sw, t('turn_stand_in', { name: seatName(room, s.seat) }));
     } else {
       fill(this.status, sw, t('turn_other', { name: seatName(room, s.seat) }), since(room));
     }
@@ -405,6 +413,7 @@ export class GameView {
           colorLabel(kind, s),
           pl !== undefined && pl !== null ? h('span', { class: 'place' }, placeText(room, pl)) : null,
           resigned.has(s.seat) ? h('span', { class: 'muted small' }, t('resigned_label')) : null,
+          s.stand_in ? h('span', { class: 'tag', 'data-testid': 'stand-in' }, t('stand_in_label')) : null,
           turn ? h('span', { class: 'turn-badge' }, t('to_move_label')) : null));
     }));
   }
@@ -434,6 +443,9 @@ export class GameView {
       items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'hint', 'data-testid': 'hint', onclick: (/** @type {MouseEvent} */ e) => this.askHint(room, /** @type {HTMLButtonElement} */ (e.currentTarget)) }, t('hint_button')));
     }
     items.push(h('button', { class: 'btn danger', type: 'button', 'data-action': 'resign', onclick: () => this.confirmResign(room) }, t('resign')));
+    if (!room.solitaire) {
+      items.push(h('button', { class: 'btn ghost small', type: 'button', 'data-action': 'transfer', onclick: () => showTransfer(room.code) }, t('transfer_button')));
+    }
     if (room.solitaire) {
       // Always this player's turn: nothing to be told about.
     } else if (iosNeedsInstall()) {
@@ -538,7 +550,8 @@ export class GameView {
     }
     const me = room.you !== null ? room.seats[room.you] : null;
     const others = room.seats.filter((s) => s.kind === 'human' && s.seat !== room.you);
-    const gone = others.filter((s) => !s.online);
+    // A seat a CPU plays for its absent person is ready: not waited for.
+    const gone = others.filter((s) => !s.online && !s.stand_in);
     const waiting = others.filter((s) => s.online && !s.ready);
     /** @type {HTMLElement[]} */
     const rematch = [];
@@ -546,7 +559,12 @@ export class GameView {
       rematch.push(me.ready
         ? h('button', { class: 'btn big', type: 'button', 'data-action': 'rematch-cancel', onclick: () => this.act.rematch(false) }, t('rematch_ready'))
         : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
-      if (gone.length) rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names: gone.map((s) => seatName(room, s.seat)).join(', ') })));
+      if (gone.length) {
+        const names = gone.map((s) => seatName(room, s.seat)).join(', ');
+        rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names })));
+        // Without them: a CPU plays their seats until they come back (away.js).
+        rematch.push(h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => this.act.rematchWithout() }, t('rematch_without', { names })));
+      }
       if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
       // « Tout le monde est là » only when nobody is missing or still to answer.
       if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));

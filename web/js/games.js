@@ -3,6 +3,7 @@
 import { request } from './api.js';
 import { fill, h } from './dom.js';
 import { lang, t } from './i18n.js';
+import { whileShown } from './live.js';
 import { refreshBadge } from './push.js';
 
 /**
@@ -37,13 +38,16 @@ export function showGames(root) {
     h('h1', null, t('games_title')),
     h('p', { class: 'muted' }, t('games_intro')),
     list));
-  (async () => {
+  const load = async () => {
     /** @type {{games: MyGame[]}} */
     const { games } = await request('GET', '/api/me/games');
     refreshBadge();
     if (!games.length) return fill(list, h('li', { class: 'muted' }, t('games_none')));
     fill(list, games.map(item));
-  })().catch(() => fill(list, h('li', { class: 'muted' }, t('err_network'))));
+  };
+  load().catch(() => fill(list, h('li', { class: 'muted' }, t('err_network'))));
+  // A move in another tab or browser shows here within a second (live.js).
+  whileShown(list, () => { load().catch(() => {}); });
 }
 
 /** @param {MyGame} g */

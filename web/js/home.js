@@ -7,6 +7,7 @@ import { askName } from './name.js';
 import { swatch } from './players.js';
 import { loadRoom, navigate } from './router.js';
 import { installButton } from './install.js';
+import { whileShown } from './live.js';
 import { cpuMsOverride } from './storage.js';
 import { UPDATED } from './texts.js';
 
@@ -50,7 +51,7 @@ function howTo() {
 function myGames() {
   const list = h('ul', { class: 'my-games' });
   const box = h('section', { class: 'card my-games-card', hidden: true, 'data-testid': 'my-games' }, h('h2', null, t('my_games')), list);
-  (async () => {
+  const load = async () => {
     const { rooms } = await api.myRooms();
     const views = await Promise.all(rooms.slice(0, 8).map((r) => api.getRoom(r.code).catch(() => null)));
     const items = views.filter((v) => v !== null).map((room) => {
@@ -68,10 +69,13 @@ function myGames() {
         h('span', { class: 'my-game-code' }, room.code),
         h('span', { class: 'my-game-state' }, state)));
     });
-    if (!items.length) return;
+    box.hidden = !items.length;
+    if (!items.length) return fill(list);
     fill(list, items, h('li', null, h('a', { href: '/games', class: 'btn ghost small', 'data-action': 'all-games' }, t('nav_games'))));
-    box.hidden = false;
-  })().catch(() => {});
+  };
+  load().catch(() => {});
+  // A move in another tab or browser shows here within a second (live.js).
+  whileShown(box, () => { load().catch(() => {}); });
   return box;
 }
 

@@ -4,11 +4,13 @@ import { load, save } from './storage.js';
 import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
 import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
+import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
   ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
+  ...AWAY_FR, // texts-away.js: players who leave a live game
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -321,6 +323,7 @@ const en = {
   ...SITE_EN,
   ...PLAY_EN,
   ...REPLAY_EN,
+  ...AWAY_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -699,6 +702,8 @@ const FIELD_KEYS = /** @type {Record<string, Key>} */ ({
   cpu_ms: 'opt_cpu_ms',
   rhythm: 'opt_rhythm',
   hints: 'opt_hints',
+  away_after: 'opt_away_after',
+  level: 'level_label',
   'rules.players': 'opt_players',
   'rules.sets': 'opt_sets',
   'rules.pieces': 'opt_pieces',
@@ -772,6 +777,10 @@ export function errorText(e) {
     if (reason === 'conflict') return t('err_field_conflict', { label, with: d.with ? fieldLabel(String(d.with)) : '?' });
     return t('err_field_other', { label });
   }
+  if (e.code === 'not_away') {
+    if (reason === 'too_early') return t('err_not_away_too_early', { n: Math.max(1, Math.ceil(Number(d.wait_ms ?? 1000) / 1000)) });
+    return t(reason === 'present' ? 'err_not_away_present' : 'err_not_away_not_their_turn');
+  }
   if (e.code === 'wrong_state') {
     const k = /** @type {Key} */ ('err_state_' + reason);
     return reason && k in fr ? t(k) : t('err_state_generic');
@@ -805,6 +814,8 @@ export function errorText(e) {
     too_many_cpu_games: 'err_too_many_cpu_games',
     overloaded: 'err_busy',
     conflict: 'err_conflict',
+    seat_moved: 'err_seat_moved',
+    invalid_transfer: 'err_invalid_transfer',
   };
   const k = map[e.code];
   if (k) return t(k);

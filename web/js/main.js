@@ -8,6 +8,7 @@ import { askName } from './name.js';
 import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
 import { onBadge, startBadge } from './push.js';
+import { startLive } from './live.js';
 import { loadRoom, start } from './router.js';
 import { getName } from './storage.js';
 
@@ -125,4 +126,5 @@ document.addEventListener('dames:name', renderChrome);
 
 start(show);
 startBadge();
+startLive();
 startOffline();

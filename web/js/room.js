@@ -8,6 +8,7 @@ import { renderLobby } from './lobby.js';
 import * as deltas from './delta.js';
 import { askName } from './name.js';
 import { loadSchema } from './settings.js';
+import { claimTransferFromLink } from './away.js';
 
 /** @typedef {import('./api.js').RoomView} RoomView */
 
@@ -59,6 +60,8 @@ class RoomPage {
   async load(attempt = 0) {
     if (this.closed) return;
     try {
+      // Opened from a link moving a seat here: take it first.
+      if (attempt === 0) await claimTransferFromLink(this.code);
       // The settings table (limits, defaults) comes with the room: the lobby checks input with it.
       const [room] = await Promise.all([api.getRoom(this.code), loadSchema()]);
       if (this.closed) return; // left the page meanwhile
@@ -226,6 +229,8 @@ class RoomPage {
       resign: () => this.run(() => api.resign(code), 'resign'),
       draw: (a) => this.run(() => api.draw(code, a), 'draw'),
       rematch: (ready) => this.run(() => api.rematch(code, ready), 'rematch'),
+      away: (body) => this.run(() => api.away(code, body), 'away'),
+      rematchWithout: () => this.run(() => api.rematch(code, true, 'normal'), 'rematch'),
     };
   }
 

@@ -105,6 +105,10 @@ const COMMON = [
   { id: 'hints', scope: 'top', names: ['hints'], type: 'bool', label: 'opt_hints', help: 'opt_hints_help' },
   { id: 'cpu_ms', scope: 'top', names: ['cpu_ms'], type: 'select', label: 'opt_cpu_ms', help: 'opt_cpu_ms_help',
     options: (s) => uniq([300, 1000, 3000, 10000, s.cpu_ms]).sort((a, b) => a - b).map((v) => ({ value: v, label: t('seconds', { n: (v / 1000).toLocaleString(lang()) }) })) },
+  // Live games: how long the seat to move may stay disconnected before the others may act (away.js).
+  { id: 'away_after', scope: 'top', names: ['away_after'], type: 'select', label: 'opt_away_after', help: 'opt_away_after_help',
+    visible: (s) => s.rhythm !== 'turn',
+    options: (s) => uniq([30, 60, 120, 300, s.away_after]).sort((a, b) => a - b).map((v) => ({ value: v, label: t('seconds', { n: v.toLocaleString(lang()) }) })) },
 ];
 
 /** @param {number[]} xs */

@@ -122,6 +122,18 @@ pub enum AppError {
     /// The room is not in a state that allows this action; the detail's reason says why.
     #[error("{0}")]
     WrongState(Detail),
+    /// The seat is not away on its turn (long enough) for the others to hand it to a CPU or
+    /// claim the win (crate::room, "Away players"); the detail's reason says why (`present`,
+    /// `not_their_turn`, `too_early` with `wait_ms`).
+    #[error("{0}")]
+    NotAway(Detail),
+    /// A link to move a seat that no seat has, used or expired (crate::room, "Continue on
+    /// another device").
+    #[error("this link to move a seat is unknown, used or expired")]
+    InvalidTransfer,
+    /// The seat this connection spoke for moved to another browser (WebSocket only).
+    #[error("your seat moved to another device")]
+    SeatMoved,
     /// It is another seat's turn.
     #[error("it is not your turn")]
     NotYourTurn,
@@ -198,6 +210,9 @@ impl AppError {
             Self::NotHost => "not_host",
             Self::TokenMismatch => "token_mismatch",
             Self::WrongState(_) => "wrong_state",
+            Self::NotAway(_) => "not_away",
+            Self::InvalidTransfer => "invalid_transfer",
+            Self::SeatMoved => "seat_moved",
             Self::NotYourTurn => "not_your_turn",
             Self::IllegalMove(_) => "illegal_move",
             Self::NotEnoughPlayers => "not_enough_players",
@@ -230,10 +245,13 @@ impl AppError {
             | Self::InvalidPosition(_) => StatusCode::BAD_REQUEST,
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnknownRoom | Self::UnknownGame | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::InvalidTransfer => StatusCode::GONE,
+            Self::SeatMoved => StatusCode::FORBIDDEN,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RoomFull
             | Self::SeatTaken
             | Self::WrongState(_)
+            | Self::NotAway(_)
             | Self::NotYourTurn
             | Self::NotEnoughPlayers => StatusCode::CONFLICT,
             Self::NotSeated
@@ -271,7 +289,10 @@ impl AppError {
     /// The detail of this error, if it has one.
     pub fn detail(&self) -> Option<&Detail> {
         match self {
-            Self::InvalidName(d) | Self::InvalidSettings(d) | Self::WrongState(d) => Some(d),
+            Self::InvalidName(d)
+            | Self::InvalidSettings(d)
+            | Self::WrongState(d)
+            | Self::NotAway(d) => Some(d),
             _ => None,
         }
     }

@@ -70,6 +70,35 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
+    /// A CPU plays a person's seat, away on its turn, until they come back (crate::room,
+    /// "Away players"; also when a rematch starts without them).
+    StandIn {
+        /// The seat that handed it over.
+        by: usize,
+        /// The CPU's level (`"normal"` …).
+        level: String,
+        /// The seat.
+        seat: usize,
+    },
+    /// The person of a seat a CPU played is back and plays it again.
+    Returned {
+        /// The seat.
+        seat: usize,
+    },
+    /// A 2-player live game: `seat` claimed the win over `away`, gone on its turn (a
+    /// `finished` follows, reason `abandonment`).
+    Claimed {
+        /// The seat away.
+        away: usize,
+        /// The seat claiming.
+        seat: usize,
+    },
+    /// The seat moved to another browser (a one-time link): the old seat token stopped
+    /// working.
+    Moved {
+        /// The seat.
+        seat: usize,
+    },
     /// Only in the history of rooms from before presence was kept in memory (it is no event
     /// any more: the `presence` message): read back and sent again as stored, never made.
     Presence {
@@ -95,6 +124,10 @@ impl Event {
             Self::DrawDeclined { .. } => "draw_declined",
             Self::Finished { .. } => "finished",
             Self::Rematch { .. } => "rematch",
+            Self::StandIn { .. } => "stand_in",
+            Self::Returned { .. } => "returned",
+            Self::Claimed { .. } => "claimed",
+            Self::Moved { .. } => "moved",
             Self::Presence { .. } => "presence",
         }
     }
@@ -110,6 +143,10 @@ impl Event {
             | Self::DrawAccepted { seat }
             | Self::DrawDeclined { seat }
             | Self::Rematch { seat, .. }
+            | Self::StandIn { seat, .. }
+            | Self::Returned { seat }
+            | Self::Claimed { seat, .. }
+            | Self::Moved { seat }
             | Self::Presence { seat, .. } => Some(*seat),
             Self::Settings | Self::Started { .. } | Self::Finished { .. } => None,
         }
@@ -267,6 +304,23 @@ mod tests {
                     seat: 0,
                 },
             ),
+            (
+                r#"{"by":1,"kind":"stand_in","level":"facile","seat":0}"#,
+                Event::StandIn {
+                    by: 1,
+                    level: "facile".into(),
+                    seat: 0,
+                },
+            ),
+            (
+                r#"{"kind":"returned","seat":0}"#,
+                Event::Returned { seat: 0 },
+            ),
+            (
+                r#"{"away":0,"kind":"claimed","seat":1}"#,
+                Event::Claimed { away: 0, seat: 1 },
+            ),
+            (r#"{"kind":"moved","seat":0}"#, Event::Moved { seat: 0 }),
             (
                 r#"{"kind":"presence","online":false,"seat":1}"#,
                 Event::Presence {

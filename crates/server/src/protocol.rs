@@ -169,6 +169,9 @@ pub enum Reason {
     Blocked,
     /// A resignation.
     Resignation,
+    /// A 2-player live game: the other player claimed the win after the loser had been away
+    /// on their turn for three times the room's `away_after` (crate::room, "Away players").
+    Abandonment,
     /// No result: 45 days without a move.
     Abandoned,
     /// No person was left in play (all finished or resigned): the CPU players do not play on
@@ -252,6 +255,9 @@ pub struct SeatView {
     /// Draughts: the seat's colour in the current game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Color>,
+    /// A person's seat a CPU of this level plays until they come back ("Away players").
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "level_name")]
+    pub stand_in: Option<Level>,
 }
 
 /// The game of a room (`GameView`).

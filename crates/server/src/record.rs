@@ -74,6 +74,13 @@ pub enum Entry {
         /// When.
         at: i64,
     },
+    /// A seat lost by abandonment: away on its turn, the other player claimed the win.
+    Forfeit {
+        /// Who lost.
+        seat: usize,
+        /// When.
+        at: i64,
+    },
     /// The players agreed to a draw.
     Draw {
         /// When.
@@ -199,6 +206,10 @@ fn replay_entry(kind: GameKind, state: &mut GameState, row: &ActionRow) -> Resul
                 at,
             }
         }
+        ("resign", Some(seat)) if crate::snapshot::is_forfeit(row) => {
+            state.forfeit(seat).map_err(|e| e.to_string())?;
+            Entry::Forfeit { seat, at }
+        }
         ("resign", Some(seat)) => {
             state.resign(seat).map_err(|e| e.to_string())?;
             Entry::Resign { seat, at }
@@ -247,6 +258,7 @@ fn game_date(record: &GameRecord, now: i64) -> String {
     let first = record.log.first().map(|e| match e {
         Entry::Move { at, .. }
         | Entry::Resign { at, .. }
+        | Entry::Forfeit { at, .. }
         | Entry::Draw { at }
         | Entry::Abandon { at }
         | Entry::Stop { at } => *at,
@@ -353,6 +365,9 @@ pub fn cc_text(record: &GameRecord, site: &str, now: i64) -> Option<String> {
                 }
             }
             Entry::Resign { seat, .. } => out.push_str(&format!("{n}. P{} resigns", seat + 1)),
+            Entry::Forfeit { seat, .. } => {
+                out.push_str(&format!("{n}. P{} loses by abandonment", seat + 1));
+            }
             Entry::Draw { .. } => out.push_str(&format!("{n}. draw")),
             Entry::Abandon { .. } => out.push_str(&format!("{n}. abandoned")),
             Entry::Stop { .. } => out.push_str(&format!("{n}. stopped")),

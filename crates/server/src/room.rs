@@ -4,6 +4,9 @@
 //! log entries to persist), and the caller ([`crate::rooms`]) commits the copy only once the
 //! change is durable.
 
+mod away;
+mod transfer;
+
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -16,6 +19,8 @@ use crate::event::Event;
 use crate::game::{GameKind, GameRules, GameState, MoveInput};
 use crate::protocol::{LegalMove, MoveRecord};
 pub use crate::settings::{Rhythm, Settings, SettingsInput, MAX_CPU_MS};
+pub use away::{AwayAction, AwayRequest, CLAIM_FACTOR};
+pub use transfer::{Transfer, TRANSFER_TTL_MS};
 
 /// Where a room is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +79,13 @@ pub struct Seat {
     pub ready: bool,
     /// Open WebSocket connections of this seat (memory only).
     pub connections: u32,
+    /// A person's seat played by a CPU of this level until they come back ("Away players").
+    pub stand_in: Option<Level>,
+    /// When the last connection of this seat closed (Unix ms; memory only: `None` since the
+    /// room was loaded, or while connected).
+    pub away_since: Option<i64>,
+    /// A pending one-time link moving this seat to another browser (memory only).
+    pub transfer: Option<Transfer>,
 }
 
 impl Seat {
@@ -82,6 +94,9 @@ impl Seat {
             occupant: Occupant::Empty,
             ready: false,
             connections: 0,
+            stand_in: None,
+            away_since: None,
+            transfer: None,
         }
     }
 
@@ -134,6 +149,8 @@ pub enum Action {
     },
     /// A resignation.
     Resign { seat: usize },
+    /// A loss by abandonment: the other player claimed the win ("Away players").
+    Forfeit { seat: usize },
     /// A draw by agreement.
     Draw,
     /// The game ended with no result (45 days without a move).
@@ -576,10 +593,11 @@ impl Room {
     /// The opponent of `seat`, if a CPU, judges the offer now.
     fn cpu_answers_draw(&mut self, seat: usize, now: i64, ch: &mut Change) -> Result<(), AppError> {
         let other = 1 - seat.min(1);
-        if !matches!(
-            self.seats.get(other).map(|s| &s.occupant),
-            Some(Occupant::Cpu(_))
-        ) {
+        let cpu = self
+            .seats
+            .get(other)
+            .is_some_and(|s| matches!(s.occupant, Occupant::Cpu(_)) || s.stand_in.is_some());
+        if !cpu {
             return Ok(());
         }
         let ply = self.ply();
@@ -650,10 +668,11 @@ impl Room {
         }
         self.seats[seat].ready = ready;
         ch.event(Event::Rematch { ready, seat });
+        // A CPU, or one standing in for a person who left, is always ready.
         let all_ready = self
             .seats
             .iter()
-            .all(|s| s.ready || matches!(s.occupant, Occupant::Cpu(_)));
+            .all(|s| s.ready || s.stand_in.is_some() || matches!(s.occupant, Occupant::Cpu(_)));
         if all_ready {
             let n = self.seats.len();
             let first = if self.settings.random_first {
@@ -668,14 +687,20 @@ impl Room {
         Ok(())
     }
 
-    /// A seat's WebSocket count changed by `delta`: `Some(online)` when its presence flipped
-    /// (the first connection opened or the last one closed). Memory only, like lila-ws's crowd:
-    /// no event, no version, nothing stored ([`crate::rooms::Rooms::presence`] broadcasts it).
-    pub fn presence(&mut self, seat: usize, delta: i32) -> Option<bool> {
+    /// A seat's WebSocket count changed by `delta` at `now`: `Some(online)` when its presence
+    /// flipped (the first connection opened or the last one closed). Memory only, like
+    /// lila-ws's crowd: no event, no version, nothing stored ([`crate::rooms::Rooms::presence`]
+    /// broadcasts it).
+    pub fn presence(&mut self, seat: usize, delta: i32, now: i64) -> Option<bool> {
         let s = self.seats.get_mut(seat)?;
         let before = s.connections > 0;
         s.connections = s.connections.saturating_add_signed(delta);
         let after = s.connections > 0;
+        s.away_since = if after {
+            None
+        } else {
+            s.away_since.or(Some(now))
+        };
         (before != after).then_some(after)
     }
 
@@ -704,8 +729,11 @@ impl Room {
         if self.status != Status::Playing || play.state.to_move().is_none() {
             return;
         }
+        // A seat a CPU stands in for is not a person playing: CPUs never play on alone.
         let person_plays = self.seats.iter().enumerate().any(|(seat, s)| {
-            matches!(s.occupant, Occupant::Human { .. }) && play.state.in_play(seat)
+            matches!(s.occupant, Occupant::Human { .. })
+                && s.stand_in.is_none()
+                && play.state.in_play(seat)
         });
         if !person_plays {
             play.state.stop();
@@ -728,11 +756,14 @@ impl Room {
         Ok(play.state.clone())
     }
 
-    /// The seat to move when it is a CPU's turn: (seat, level).
+    /// The seat to move when it is a CPU's turn (a CPU seat, or a person's a CPU stands in
+    /// for): (seat, level).
     pub fn cpu_to_move(&self) -> Option<(usize, Level)> {
         let seat = self.require_playing().ok()?.state.to_move()?;
-        match self.seats.get(seat)?.occupant {
-            Occupant::Cpu(level) => Some((seat, level)),
+        let s = self.seats.get(seat)?;
+        match (&s.occupant, s.stand_in) {
+            (Occupant::Cpu(level), _) => Some((seat, *level)),
+            (Occupant::Human { .. }, Some(level)) => Some((seat, level)),
             _ => None,
         }
     }
@@ -874,12 +905,19 @@ mod tests {
     #[test]
     fn presence_flips_only_with_the_first_and_last_connection() {
         let mut r = room(GameKind::Cc, json!({}));
-        assert_eq!(r.presence(0, 1), Some(true));
-        assert_eq!(r.presence(0, 1), None);
-        assert_eq!(r.presence(0, -1), None);
-        assert_eq!(r.presence(0, -1), Some(false));
-        assert_eq!(r.presence(0, -1), None, "never below zero");
-        assert_eq!(r.presence(9, 1), None);
+        assert_eq!(r.presence(0, 1, 5), Some(true));
+        assert_eq!(r.presence(0, 1, 6), None);
+        assert_eq!(r.presence(0, -1, 7), None);
+        assert_eq!(r.seats[0].away_since, None, "still connected");
+        assert_eq!(r.presence(0, -1, 8), Some(false));
+        assert_eq!(
+            r.seats[0].away_since,
+            Some(8),
+            "gone since the last one closed"
+        );
+        assert_eq!(r.presence(0, -1, 9), None, "never below zero");
+        assert_eq!(r.seats[0].away_since, Some(8));
+        assert_eq!(r.presence(9, 1, 10), None);
         assert_eq!(r.version, 0, "presence is no event");
     }
 

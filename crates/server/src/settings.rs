@@ -33,6 +33,15 @@ pub struct Settings {
     pub rhythm: Rhythm,
     /// « Conseils autorisés »: players may ask the AI for a hint on their turn.
     pub hints: bool,
+    /// Live games: seconds the seat to move may stay without an open connection before the
+    /// others may hand it to a CPU (and, in a 2-player game, claim the win after three times
+    /// as long: crate::room, "Away players").
+    #[serde(default = "default_away_after")]
+    pub away_after: u64,
+}
+
+fn default_away_after() -> u64 {
+    DEFAULT_AWAY_AFTER
 }
 
 /// The rhythm of a room (docs/protocol.md `Settings.rhythm`).
@@ -58,6 +67,13 @@ impl Rhythm {
 
 /// Longest CPU think time a room may ask for.
 pub const MAX_CPU_MS: u64 = 30_000;
+
+/// Shortest and longest `away_after` (seconds), and its default.
+pub const MIN_AWAY_AFTER: u64 = 5;
+/// See [`MIN_AWAY_AFTER`].
+pub const MAX_AWAY_AFTER: u64 = 3600;
+/// See [`MIN_AWAY_AFTER`].
+pub const DEFAULT_AWAY_AFTER: u64 = 60;
 
 /// What one settings field accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +121,13 @@ pub const COMMON: &[Field] = &[
     ),
     field("rhythm", Accepts::Words(&["live", "turn"])),
     field("hints", Accepts::Bool),
+    field(
+        "away_after",
+        Accepts::Int {
+            min: MIN_AWAY_AFTER as i64,
+            max: MAX_AWAY_AFTER as i64,
+        },
+    ),
 ];
 
 /// The fields of Chinese checkers' `rules` (the serde form of `chinese_checkers::Rules`; a test
@@ -261,6 +284,7 @@ pub struct SettingsInput {
     pub cpu_ms: Option<u64>,
     pub rhythm: Option<Rhythm>,
     pub hints: Option<bool>,
+    pub away_after: Option<u64>,
 }
 
 impl SettingsInput {
@@ -295,6 +319,7 @@ impl Settings {
             cpu_ms: 1000,
             rhythm: Rhythm::Live,
             hints: true,
+            away_after: DEFAULT_AWAY_AFTER,
         };
         defaults.with(kind, input)
     }
@@ -317,6 +342,11 @@ impl Settings {
             s.rhythm = rhythm;
         }
         s.confirm_move = input.confirm_move.unwrap_or(s.confirm_move);
+        s.away_after = input.away_after.unwrap_or(s.away_after);
+        if !(MIN_AWAY_AFTER..=MAX_AWAY_AFTER).contains(&s.away_after) {
+            let detail = out_of_range("away_after", MIN_AWAY_AFTER as i64, MAX_AWAY_AFTER as i64);
+            return Err(AppError::InvalidSettings(detail));
+        }
         s.cpu_ms = input.cpu_ms.unwrap_or(s.cpu_ms);
         if s.cpu_ms > MAX_CPU_MS {
             let detail = out_of_range("cpu_ms", 0, MAX_CPU_MS as i64);

@@ -98,6 +98,7 @@ impl Room {
                         row.name = Some(name.clone());
                         row.token_hash = Some(token_hash.to_vec());
                         row.client.clone_from(client);
+                        row.level = seat.stand_in.map(|l| l.name().into());
                     }
                     Occupant::Cpu(level) => {
                         row.kind = "cpu".into();
@@ -153,6 +154,11 @@ impl Room {
 }
 
 fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
+    // A person's row with a level: a CPU stands in for them (crate::room, "Away players").
+    let stand_in = match row.kind.as_str() {
+        "human" => row.level.as_deref().and_then(Level::from_name),
+        _ => None,
+    };
     let occupant = match row.kind.as_str() {
         "empty" => Occupant::Empty,
         "human" => Occupant::Human {
@@ -176,7 +182,20 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
         occupant,
         ready: row.ready,
         connections: 0,
+        stand_in,
+        away_since: None,
+        transfer: None,
     })
+}
+
+/// A loss by abandonment ([`Action::Forfeit`]) is stored as a resignation with this data: a
+/// resignation whose outcome's reason is `abandonment` (the log's kinds are fixed by the
+/// database's CHECK constraint).
+pub const FORFEIT_DATA: &str = r#"{"reason":"abandonment"}"#;
+
+/// Whether a stored `resign` row is a loss by abandonment.
+pub fn is_forfeit(row: &ActionRow) -> bool {
+    row.data.as_deref() == Some(FORFEIT_DATA)
 }
 
 fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
@@ -207,6 +226,9 @@ fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
                     finished: played.finished,
                 });
             }
+            ("resign", Some(seat)) if is_forfeit(row) => {
+                play.state.forfeit(seat).map_err(|e| e.to_string())?;
+            }
             ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
             ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
             ("abandon", _) => play.state.abandon(),
@@ -236,6 +258,9 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                     client_id.clone(),
                 ),
                 Action::Resign { seat } => (Some(*seat), "resign", None, None),
+                Action::Forfeit { seat } => {
+                    (Some(*seat), "resign", Some(FORFEIT_DATA.to_owned()), None)
+                }
                 Action::Draw => (None, "draw", None, None),
                 Action::Abandon => (None, "abandon", None, None),
                 Action::Stop => (None, "stop", None, None),

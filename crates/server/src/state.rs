@@ -9,6 +9,7 @@ use axum::http::{header, HeaderMap};
 
 use crate::config::Config;
 use crate::error::AppError;
+use crate::http::live::Live;
 use crate::net::limits::WebSockets;
 use crate::ratelimit::RateLimiter;
 use crate::rooms::Rooms;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub closing: Arc<tokio::sync::watch::Sender<bool>>,
     /// Open WebSockets per client address (crate::net::limits).
     pub websockets: Arc<WebSockets>,
+    /// The browsers' streams of « Mes parties » changes (crate::http::live).
+    pub live: Arc<Live>,
 }
 
 impl AppState {
@@ -52,7 +55,15 @@ impl AppState {
         let rooms = Rooms::with_options(store.clone(), config.cpu_workers, config.commit.clone());
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
+        let live = Arc::new(Live::new(config.limits.enabled));
+        let notify = live.clone();
+        rooms.observe(Arc::new(
+            move |room: &Arc<crate::room::Room>, _: &[(i64, crate::event::Event)]| {
+                notify.changed(room);
+            },
+        ));
         Ok(Self {
+            live,
             rooms,
             store,
             limiter: Arc::new(RateLimiter::new(config.limits.clone())),

@@ -64,6 +64,7 @@ impl Room {
                     ready: seat.ready || cpu,
                     camps: info.camps,
                     color: info.color,
+                    stand_in: seat.stand_in,
                 }
             })
             .collect()

@@ -25,7 +25,7 @@ use crate::error::AppError;
 use crate::event::Event;
 use crate::http::rooms::{check_move_id, lookup, random_u64, Since};
 use crate::http::Caller;
-use crate::room::{DrawAction, Room};
+use crate::room::{AwayAction, AwayRequest, DrawAction, Room};
 use crate::rooms::{blocking, RoomCell, Update};
 use crate::state::AppState;
 use crate::wire::{Published, ServerMessage};
@@ -124,6 +124,14 @@ enum ClientMessage {
         id: Option<String>,
         ready: bool,
     },
+    /// « Confier à un CPU » or « Réclamer la victoire » (crate::room, "Away players").
+    Away {
+        id: Option<String>,
+        seat: usize,
+        action: AwayAction,
+        #[serde(default)]
+        level: Option<String>,
+    },
     Ping {
         #[serde(rename = "id")]
         _id: Option<String>,
@@ -142,7 +150,8 @@ impl ClientMessage {
             Self::Move { id, .. }
             | Self::Resign { id }
             | Self::Draw { id, .. }
-            | Self::Rematch { id, .. } => id.as_deref(),
+            | Self::Rematch { id, .. }
+            | Self::Away { id, .. } => id.as_deref(),
             Self::Ping { .. } | Self::Sync { .. } => None,
         }
     }
@@ -313,12 +322,20 @@ impl Session {
         if room.version <= self.sent {
             return Ok(()); // already in the state sent on connection
         }
-        // A token's seat can only be lost (left, kicked, or beyond a smaller seat count), and
-        // every way of losing it is a `left` event.
-        if self.you.is_some() && events.iter().any(|(_, e)| matches!(e, Event::Left { .. })) {
+        // A token's seat can only be lost (left, kicked, or beyond a smaller seat count: a
+        // `left` event; moved to another browser: a `moved` event, told with `seat_moved`).
+        let lost = |e: &Event| matches!(e, Event::Left { .. } | Event::Moved { .. });
+        if self.you.is_some() && events.iter().any(|(_, e)| lost(e)) {
             let you = self.you(room);
             if you != self.you {
+                let moved = events
+                    .iter()
+                    .any(|(_, e)| matches!(e, Event::Moved { seat } if Some(*seat) == self.you));
                 self.you = you;
+                if moved {
+                    let told = ServerMessage::error(None, &AppError::SeatMoved);
+                    socket.send(text(&told)).await.map_err(drop)?;
+                }
                 return self.send_state(socket, room).await;
             }
         }
@@ -446,6 +463,25 @@ impl Session {
                             rooms.check_cpu_games(Some(room), self.ip, &self.client, limits)?;
                         }
                         room.rematch(seat, ready, random, now, ch).map(|()| true)
+                    })
+                    .await,
+                )
+            }
+            ClientMessage::Away {
+                id,
+                seat,
+                action,
+                level,
+            } => {
+                let req = AwayRequest {
+                    seat,
+                    action,
+                    level,
+                };
+                (
+                    id,
+                    self.with_seat(move |room, by, ch, now| {
+                        room.away(by, &req, now, ch).map(|()| true)
                     })
                     .await,
                 )

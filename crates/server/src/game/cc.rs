@@ -17,6 +17,8 @@ pub struct CcGame {
     /// The crossing puzzle (« Défi solitaire »): the room has one seat; the engine's game has a
     /// second seat without pieces that passes every turn, which the protocol never shows.
     solitaire: bool,
+    /// The resignation was a loss by abandonment (`forfeit`).
+    forfeited: bool,
 }
 
 /// The start camps of `seat` (RULES.md 1.2), as numbers.
@@ -125,6 +127,7 @@ impl CcGame {
         Ok(Self {
             game: Game::new(rules, Seat(first))?,
             solitaire: false,
+            forfeited: false,
         })
     }
 
@@ -134,6 +137,7 @@ impl CcGame {
         Self {
             game: chinese_checkers::Solitaire::start().to_game(),
             solitaire: true,
+            forfeited: false,
         }
     }
 
@@ -213,6 +217,12 @@ impl CcGame {
         Ok(())
     }
 
+    pub fn forfeit(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign(seat)?;
+        self.forfeited = true;
+        Ok(())
+    }
+
     pub fn abandon(&mut self) {
         // An error means the game is already over: nothing to abandon.
         let _ = self.game.abandon();
@@ -233,7 +243,11 @@ impl CcGame {
         if self.solitaire {
             return Some(solitaire_outcome(&self.game, &o));
         }
-        Some(outcome(&o, self.game.rules().seat_count()))
+        let mut out = outcome(&o, self.game.rules().seat_count());
+        if self.forfeited && out.reason == Reason::Resignation {
+            out.reason = Reason::Abandonment;
+        }
+        Some(out)
     }
 
     pub fn cpu_move(&self, level: Level, limits: &dames_ai::Limits) -> Option<MoveInput> {

@@ -23,6 +23,8 @@ pub struct DraughtsGame {
     /// Ended with no result, and why (45 days without a move, or stopped): the engine has no
     /// such ending.
     ended: Option<Reason>,
+    /// The resignation was a loss by abandonment (`forfeit`).
+    forfeited: bool,
 }
 
 /// White for the seat that moves first, Black for the other.
@@ -104,6 +106,7 @@ impl DraughtsGame {
             game,
             white,
             ended: None,
+            forfeited: false,
         })
     }
 
@@ -174,6 +177,12 @@ impl DraughtsGame {
         Ok(self.game.resign(color)?)
     }
 
+    pub fn forfeit(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign(seat)?;
+        self.forfeited = true;
+        Ok(())
+    }
+
     pub fn agree_draw(&mut self) -> Result<(), ActionError> {
         if self.ended.is_some() {
             return Err(ActionError::Abandoned);
@@ -218,9 +227,13 @@ impl DraughtsGame {
             }
             None => (OutcomeKind::Draw, [1, 1]),
         };
+        let reason = match reason(&outcome) {
+            Reason::Resignation if self.forfeited => Reason::Abandonment,
+            other => other,
+        };
         Some(protocol::Outcome {
             kind,
-            reason: reason(&outcome),
+            reason,
             places: places.iter().map(|&p| Some(p)).collect(),
         })
     }

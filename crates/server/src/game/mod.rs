@@ -340,6 +340,15 @@ impl GameState {
         each!(self, g => g.resign(seat))
     }
 
+    /// `seat` loses by abandonment (the other player of a 2-player game claimed the win):
+    /// a resignation whose reason is `abandonment`.
+    ///
+    /// # Errors
+    /// As [`GameState::resign`].
+    pub fn forfeit(&mut self, seat: usize) -> Result<(), ActionError> {
+        each!(self, g => g.forfeit(seat))
+    }
+
     /// The players agree to a draw (draughts).
     ///
     /// # Errors

@@ -2,9 +2,11 @@
 //! caller's identity from cookies and headers), the client cookie middleware, and the router.
 
 pub mod games;
+pub mod live;
 pub mod me;
 pub mod reviews;
 pub mod rooms;
+pub mod transfer;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -22,6 +24,8 @@ use crate::token;
 pub fn router() -> axum::Router<AppState> {
     rooms::router()
         .merge(me::router())
+        .merge(live::router())
+        .merge(transfer::router())
         .merge(reviews::router())
         .merge(games::router())
 }

@@ -20,7 +20,9 @@ use crate::game::{GameKind, GameRules, SOLITAIRE_START};
 use crate::position;
 use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
 use crate::ratelimit::Action as Limit;
-use crate::room::{valid_name, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput};
+use crate::room::{
+    valid_name, AwayRequest, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput,
+};
 use crate::rooms::{blocking, RoomCell};
 use crate::settings;
 use crate::state::AppState;
@@ -42,6 +44,7 @@ pub fn router() -> Router<AppState> {
         .route("/rooms/{code}/resign", post(resign))
         .route("/rooms/{code}/draw", post(draw))
         .route("/rooms/{code}/rematch", post(rematch))
+        .route("/rooms/{code}/away", post(away))
         .route("/rooms/{code}/qr.svg", get(qr_svg))
         .route("/rooms/{code}/events", get(events))
         .route("/me/rooms", get(my_rooms))
@@ -97,7 +100,7 @@ async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<RoomView, AppError
 /// Answer with a seat: `{"seat","token","room"}` and the seat cookie. `reveal`: the token is
 /// in the body too (a new seat, or a caller that already showed it in a header); a caller known
 /// only by its HttpOnly cookie never gets it where a script could read it.
-fn seat_answer(
+pub(super) fn seat_answer(
     state: &AppState,
     status: StatusCode,
     code: &str,
@@ -478,7 +481,11 @@ struct MoveBody {
 
 /// Takes a token of the caller's room actions ([`Limit::Act`]): its seat's if it holds one in
 /// the room, else its browser's.
-async fn limit_action(state: &AppState, caller: &Caller, cell: &RoomCell) -> Result<(), AppError> {
+pub(super) async fn limit_action(
+    state: &AppState,
+    caller: &Caller,
+    cell: &RoomCell,
+) -> Result<(), AppError> {
     let token = {
         let room = cell.room.lock().await;
         caller.seat_token(&room.code)?
@@ -577,6 +584,10 @@ async fn draw(
 #[serde(deny_unknown_fields)]
 struct RematchBody {
     ready: bool,
+    /// Start without the persons who left: their seats played by CPUs of this level
+    /// (crate::room, "Away players").
+    #[serde(default)]
+    absent_cpu: Option<String>,
 }
 
 async fn rematch(
@@ -591,7 +602,27 @@ async fn rematch(
         if body.ready {
             (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
         }
-        room.rematch(seat, body.ready, random, now, ch)
+        match (&body.absent_cpu, body.ready) {
+            (Some(level), true) => {
+                let level = settings::level("absent_cpu", level)?;
+                room.rematch_without_absent(seat, level, random, now, ch)
+            }
+            (Some(_), false) => Err(AppError::BadJson("absent_cpu goes with ready: true".into())),
+            (None, ready) => room.rematch(seat, ready, random, now, ch),
+        }
+    })
+    .await
+}
+
+/// Another player acts on a seat away on its turn (crate::room, "Away players").
+async fn away(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(code): Path<String>,
+    JsonBody(body): JsonBody<AwayRequest>,
+) -> Result<Json<RoomView>, AppError> {
+    act(&state, &caller, &code, false, |room, seat, ch, now| {
+        room.away(seat, &body, now, ch)
     })
     .await
 }

@@ -12,8 +12,9 @@
 //! - a **per-client cap on WebSockets** ([`WebSockets`], after proxies): the upgrade is
 //!   answered `429 too_many_connections`.
 //!
-//! A request being handled, and a connection upgraded to a WebSocket (which has its own ping
-//! and silence rule, crate::ws), are never timed out here; a slow body is `crate::http`'s.
+//! A request being handled, a connection upgraded to a WebSocket (which has its own ping and
+//! silence rule, crate::ws) and a stream of server-sent events (its heartbeat,
+//! crate::http::live) are never timed out here; a slow body is `crate::http`'s.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -484,7 +485,13 @@ impl Connection {
                     Ok(response) => response,
                     Err(never) => match never {},
                 };
-                if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+                // A WebSocket, or a stream of server-sent events (crate::http::live): each
+                // has its own heartbeat, and ends when a write to a closed peer fails.
+                let streams = response
+                    .headers()
+                    .get(axum::http::header::CONTENT_TYPE)
+                    .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"));
+                if response.status() == StatusCode::SWITCHING_PROTOCOLS || streams {
                     conn.lock().upgraded = true;
                 }
                 drop(busy);

@@ -211,15 +211,13 @@ fn write_loop(store: &dyn RoomStore, queue: &mpsc::Receiver<Job>, probe: Option<
     }
 }
 
-/// Whether the stored part of the seats (who sits where, readiness) differs: connections are
-/// memory only.
+/// Whether the stored part of the seats (who sits where, readiness, a CPU standing in) differs:
+/// connections are memory only.
 fn seats_changed(before: &Room, after: &Room) -> bool {
     before.seats.len() != after.seats.len()
-        || before
-            .seats
-            .iter()
-            .zip(&after.seats)
-            .any(|(a, b)| a.occupant != b.occupant || a.ready != b.ready)
+        || before.seats.iter().zip(&after.seats).any(|(a, b)| {
+            a.occupant != b.occupant || a.ready != b.ready || a.stand_in != b.stand_in
+        })
 }
 
 /// The `played` rows of a change that finished the game: every browser seated in it.

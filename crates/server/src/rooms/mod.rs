@@ -105,8 +105,9 @@ pub struct Rooms {
     cpu_games: cpu::CpuGames,
     /// Set on shutdown: no change is committed any more, CPU players stop.
     closed: AtomicBool,
-    /// Called after each committed change with its events (notifications, crate::push).
-    observer: std::sync::OnceLock<Observer>,
+    /// Called after each committed change with its events (notifications, crate::push; the
+    /// live lists, crate::http::live).
+    observers: std::sync::RwLock<Vec<Observer>>,
     /// The group-commit writer (`commit`).
     writer: commit::Writer,
     /// Eviction of idle rooms (`evict`).
@@ -156,7 +157,7 @@ impl Rooms {
             scheduler: scheduler::Scheduler::new(cpu_workers),
             cpu_games: cpu::CpuGames::default(),
             closed: AtomicBool::new(false),
-            observer: std::sync::OnceLock::new(),
+            observers: std::sync::RwLock::new(Vec::new()),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             evict::start(&rooms);
@@ -164,9 +165,12 @@ impl Rooms {
         rooms
     }
 
-    /// Sets the observer of committed changes (once; later calls are ignored).
+    /// Adds an observer of committed changes.
     pub fn observe(&self, observer: Observer) {
-        let _ = self.observer.set(observer);
+        self.observers
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(observer);
     }
 
     /// Stops every CPU player and refuses every further change (server shutdown): what the
@@ -355,7 +359,12 @@ impl Rooms {
 
     fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Event)>, room: Room) {
         let room = Arc::new(room);
-        if let Some(observer) = self.observer.get() {
+        for observer in self
+            .observers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
             observer(&room, &events);
         }
         // Nobody listening: nothing to build, and no receiver is fine.

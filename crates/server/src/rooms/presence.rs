@@ -1,7 +1,8 @@
 //! Who is connected to a room (like lila-ws's crowd): each seat's open WebSockets counted in
 //! memory, the flips of a seat's presence broadcast to the room as their own `presence`
 //! message. Never stored, never an event, never a version bump: (re)connecting costs no write,
-//! even after a restart when every client comes back at once.
+//! even after a restart when every client comes back at once — but for a person coming back to
+//! a seat a CPU was playing for them (crate::room, "Away players"): taking it back is an event.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -15,7 +16,7 @@ impl Rooms {
     /// since then was reset and may be someone else's now) — and broadcasts the seat's presence
     /// when it flips. Returns the seat counted (`None`: a spectator, or nothing counted).
     pub async fn presence(
-        &self,
+        self: &Arc<Self>,
         cell: &Arc<RoomCell>,
         token: Option<&str>,
         seat: Option<usize>,
@@ -30,7 +31,9 @@ impl Rooms {
         if seat.is_some_and(|s| s != found) {
             return None;
         }
-        if let Some(online) = room.presence(found, delta) {
+        // A person coming back to a seat a CPU plays for them takes it back at once.
+        let returns = delta > 0 && room.seats[found].stand_in.is_some();
+        if let Some(online) = room.presence(found, delta, super::now_ms()) {
             let wire = ServerMessage::Presence {
                 seat: found,
                 online,
@@ -42,6 +45,15 @@ impl Rooms {
                 online,
                 wire,
             }));
+        }
+        drop(room);
+        if returns {
+            let back = self
+                .mutate(cell, move |room, ch, _| Ok(room.take_back(found, ch)))
+                .await;
+            if let Err(err) = back {
+                tracing::warn!("seat {found} could not be taken back: {err}");
+            }
         }
         Some(found)
     }
