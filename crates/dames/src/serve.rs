@@ -62,6 +62,11 @@ pub struct Args {
     /// A kept-alive connection with no request for this long is closed.
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     pub idle_timeout: Duration,
+    /// On SIGTERM or Ctrl-C: the longest the drain may take (requests in progress finish,
+    /// WebSockets are closed with 1012 so that clients reconnect, every change handed to the
+    /// writer is committed) before the process exits.
+    #[arg(long, default_value = "10s", value_parser = parse_duration, env = "DAMES_DRAIN_TIMEOUT")]
+    pub drain_timeout: Duration,
     /// Open connections at most, WebSockets included (default: from the open-file limit,
     /// which is raised to its hard maximum at start); more get 503.
     #[arg(long)]
@@ -131,6 +136,7 @@ impl Args {
             .clone_from(&self.trusted_proxy);
         config.network.header_timeout = self.header_timeout;
         config.network.idle_timeout = self.idle_timeout;
+        config.network.drain_timeout = self.drain_timeout;
         config.network.max_connections = self.max_connections;
         config.network.max_connections_per_ip = self.max_connections_per_ip.max(1);
         config.network.max_websockets_per_ip = self.max_websockets_per_ip.max(1);
@@ -178,10 +184,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(serve(args))
+    let result = runtime.block_on(serve(args));
+    // The drain is over: what is still running (a push delivery, a CPU search being cancelled)
+    // is not waited for long.
+    runtime.shutdown_timeout(Duration::from_millis(500));
+    result
 }
 
 async fn serve(args: Args) -> anyhow::Result<()> {
+    // The handlers are in place before the address is printed: a SIGTERM sent as soon as the
+    // server answers drains it (a handler installed on the first poll could come too late).
+    let shutdown = shutdown_signal()?;
     let state = AppState::open(args.config())
         .await
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
@@ -189,30 +202,31 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let addr = listener.local_addr()?;
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
-    dames_server::serve(listener, state, shutdown_signal()).await?;
+    dames_server::serve(listener, state, shutdown).await?;
     tracing::info!("stopped");
     Ok(())
 }
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
+/// Installs the SIGTERM and Ctrl-C handlers now; the future completes at the first of them.
+#[cfg(unix)]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = interrupt.recv() => {},
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
+    })
+}
+
+/// Ctrl-C (installed on the first poll: no SIGTERM here).
+#[cfg(not(unix))]
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! background jobs (notifications, retention) and serves until shutdown.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -183,18 +184,47 @@ pub async fn serve(
     ));
     let closing = state.closing.clone();
     let rooms = state.rooms.clone();
-    let shutdown = async move {
-        shutdown.await;
-        rooms.close();
-        closing.send_replace(true);
+    let sessions = state.sessions.clone();
+    let drain = state.config.network.drain_timeout;
+    let signalled = Arc::new(std::sync::OnceLock::new());
+    let shutdown = {
+        let signalled = signalled.clone();
+        async move {
+            shutdown.await;
+            let _ = signalled.set(tokio::time::Instant::now());
+            tracing::info!("draining (at most {drain:?})");
+            // The WebSockets are told to reconnect; the listener closes (net::limits).
+            closing.send_replace(true);
+        }
     };
     let mut network = state.config.network.clone();
     if !state.config.limits.enabled {
         // Load tests open thousands of sockets from one address.
         network.max_connections_per_ip = usize::MAX;
     }
+    // Returns once the listener is closed and every HTTP connection has finished its request
+    // in progress (each within `drain`).
     let result = net::limits::serve(listener, app(state), network, shutdown).await;
     sweeper.abort();
+    let deadline = signalled
+        .get()
+        .map_or_else(tokio::time::Instant::now, |at| *at + drain);
+    let finish = async {
+        // Each session has counted its seat off (its last store write goes through the writer).
+        sessions.closed().await;
+        // No change from now on (CPU players stop), then what the writer holds is committed.
+        rooms.close();
+        rooms.flush().await;
+    };
+    if tokio::time::timeout_at(deadline, finish).await.is_err() {
+        rooms.close();
+        tracing::warn!(
+            "the drain took longer than {drain:?}: stopping with {} WebSockets still open",
+            sessions.receiver_count()
+        );
+    } else {
+        tracing::info!("drained");
+    }
     result
 }
 

@@ -49,6 +49,10 @@ pub struct Network {
     /// Open WebSockets from one client address (after proxies; IPv6: one /64) at most (50).
     /// More upgrades are answered `429 too_many_connections`.
     pub max_websockets_per_ip: usize,
+    /// On SIGTERM or Ctrl-C, how long the drain may take (10 s): requests in progress finish,
+    /// WebSockets are told to reconnect, the writer commits what it was given; then the
+    /// process exits whatever is left.
+    pub drain_timeout: Duration,
 }
 
 impl Default for Network {
@@ -60,6 +64,7 @@ impl Default for Network {
             max_connections: None,
             max_connections_per_ip: 256,
             max_websockets_per_ip: 50,
+            drain_timeout: Duration::from_secs(10),
         }
     }
 }

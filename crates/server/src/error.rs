@@ -280,6 +280,17 @@ impl AppError {
         }
     }
 
+    /// The answer to a change asked for once the server has begun to stop.
+    pub fn shutting_down() -> Self {
+        Self::WrongState("the server is shutting down".into())
+    }
+
+    /// Whether this is [`AppError::shutting_down`]: the expected end of work in progress at a
+    /// shutdown, not something to log as an error.
+    pub fn is_shutting_down(&self) -> bool {
+        matches!(self, Self::WrongState(d) if d.message == "the server is shutting down")
+    }
+
     /// Logs `err` and turns it into [`AppError::Internal`]: the details never reach a client.
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
         tracing::error!("{context}: {err}");

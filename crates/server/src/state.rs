@@ -28,6 +28,9 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Turns `true` when the server shuts down (WebSocket sessions close).
     pub closing: Arc<tokio::sync::watch::Sender<bool>>,
+    /// Every WebSocket session holds a receiver of this until it has ended (its presence
+    /// counted off): the drain waits for `sessions.closed()`.
+    pub sessions: Arc<tokio::sync::watch::Sender<()>>,
     /// Open WebSockets per client address (crate::net::limits).
     pub websockets: Arc<WebSockets>,
     /// The browsers' streams of « Mes parties » changes (crate::http::live).
@@ -74,6 +77,7 @@ impl AppState {
             })),
             config: Arc::new(config),
             closing: Arc::new(tokio::sync::watch::channel(false).0),
+            sessions: Arc::new(tokio::sync::watch::channel(()).0),
         })
     }
 

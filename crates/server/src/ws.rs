@@ -66,6 +66,7 @@ async fn upgrade(
     };
     let since = q.version()?;
     let slot = state.websockets.open(caller.ip)?;
+    let live = state.sessions.subscribe();
     let session = Session {
         state,
         cell,
@@ -74,6 +75,7 @@ async fn upgrade(
         you: None,
         sent: 0,
         _slot: slot,
+        _live: live,
         ip: caller.ip,
         client: caller.client,
     };
@@ -99,6 +101,8 @@ struct Session {
     sent: i64,
     /// This socket's place in its address's WebSocket count (crate::net::limits).
     _slot: crate::net::limits::Slot,
+    /// Held until the session has ended (crate::AppState::sessions).
+    _live: tokio::sync::watch::Receiver<()>,
     /// Who connected: the address and browser the limits count.
     ip: std::net::IpAddr,
     client: String,
@@ -178,6 +182,7 @@ pub async fn answer_detached(
         you: None,
         sent: 0,
         _slot: state.websockets.open(ip)?,
+        _live: state.sessions.subscribe(),
         ip,
         client: String::new(),
     };
@@ -229,8 +234,15 @@ impl Session {
                         send(&mut socket, Message::Ping(Default::default())).await
                     }
                 }
-                _ = closing.changed() => {
-                    let _ = send(&mut socket, Message::Close(None)).await;
+                // `wait_for`: a session that starts after the signal closes at once too.
+                () = async { drop(closing.wait_for(|closing| *closing).await) } => {
+                    // 1012 "service restart": the client reconnects (with `since`, after its
+                    // backoff) to this node once it is back, or to another behind the proxy.
+                    let frame = axum::extract::ws::CloseFrame {
+                        code: axum::extract::ws::close_code::RESTART,
+                        reason: "server restarting".into(),
+                    };
+                    let _ = send(&mut socket, Message::Close(Some(frame))).await;
                     Err(())
                 }
             };
@@ -710,6 +722,7 @@ mod tests {
             you: None,
             sent: 0,
             _slot: state.websockets.open(ip).unwrap(),
+            _live: state.sessions.subscribe(),
             ip,
             client: format!("client-{}", token.unwrap_or("spectator")),
         };
@@ -925,10 +938,28 @@ mod tests {
             json!({"type": "presence", "seat": 1, "online": false})
         );
         assert_eq!(cell.room.lock().await.seats[1].connections, 0);
-        // The server shutting down closes the others.
+        // The server shutting down closes the others, with 1012 (service restart: reconnect).
         state.closing.send_replace(true);
-        while !matches!(ana.next().await, Message::Close(None)) {}
+        let frame = loop {
+            if let Message::Close(frame) = ana.next().await {
+                break frame;
+            }
+        };
+        assert_eq!(
+            frame.map(|f| f.code),
+            Some(axum::extract::ws::close_code::RESTART)
+        );
         tokio::time::timeout(Duration::from_secs(10), ana.task)
+            .await
+            .unwrap()
+            .unwrap();
+        // The drain waits for the sessions: none is left.
+        tokio::time::timeout(Duration::from_secs(1), state.sessions.closed())
+            .await
+            .unwrap();
+        // One that starts after the signal closes at once.
+        let late = connect(&state, &cell, Some("Bo"), v, 64);
+        tokio::time::timeout(Duration::from_secs(10), late.task)
             .await
             .unwrap()
             .unwrap();

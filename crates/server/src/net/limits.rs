@@ -512,7 +512,7 @@ impl Connection {
             }
             _ = stopped.changed() => {
                 connection.as_mut().graceful_shutdown();
-                let _ = tokio::time::timeout(Duration::from_secs(10), connection).await;
+                let _ = tokio::time::timeout(self.net.drain_timeout, connection).await;
             }
             // Dropping the connection closes it.
             () = watchdog(&watched, &self.net) => {}

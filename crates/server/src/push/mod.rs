@@ -257,8 +257,10 @@ impl Worker {
             match job {
                 Job::Forget { code, seat } => {
                     let store = this.store.clone();
-                    if let Err(err) = blocking(move || store.delete_push_seat(&code, seat)).await {
-                        tracing::error!("forgetting a subscription: {err}");
+                    match blocking(move || store.delete_push_seat(&code, seat)).await {
+                        Err(err) if err.is_shutting_down() => return,
+                        Err(err) => tracing::error!("forgetting a subscription: {err}"),
+                        Ok(()) => {}
                     }
                 }
                 Job::Notify {
@@ -282,8 +284,10 @@ impl Worker {
                     }
                     let store = this.store.clone();
                     let room = code.clone();
-                    if let Err(err) = blocking(move || store.delete_push_room(&room)).await {
-                        tracing::error!("deleting subscriptions of {code}: {err}");
+                    match blocking(move || store.delete_push_room(&room)).await {
+                        Err(err) if err.is_shutting_down() => return,
+                        Err(err) => tracing::error!("deleting subscriptions of {code}: {err}"),
+                        Ok(()) => {}
                     }
                     for sub in subs {
                         let this = this.clone();

@@ -123,6 +123,17 @@ struct Job {
 pub(super) struct Writer {
     jobs: mpsc::Sender<Job>,
     probe: Option<Arc<CommitProbe>>,
+    /// Changes handed over and not answered yet (or whose caller has not gone).
+    in_flight: tokio::sync::watch::Sender<usize>,
+}
+
+/// One change in flight, counted off when its caller has its answer or goes away.
+struct InFlight<'a>(&'a tokio::sync::watch::Sender<usize>);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n -= 1);
+    }
 }
 
 impl Writer {
@@ -134,12 +145,23 @@ impl Writer {
             .name("dames-writer".into())
             .spawn(move || write_loop(&*store, &queue, thread_probe.as_deref()))
             .expect("the writer thread starts");
-        Self { jobs, probe }
+        Self {
+            jobs,
+            probe,
+            in_flight: tokio::sync::watch::channel(0).0,
+        }
+    }
+
+    /// Completes when no change is in flight.
+    pub(super) async fn idle(&self) {
+        let _ = self.in_flight.subscribe().wait_for(|n| *n == 0).await;
     }
 
     /// Commits `commit` with whatever else is waiting; `Ok` once it is durable.
     pub(super) async fn commit(&self, commit: Commit) -> Result<(), AppError> {
         let (done, answer) = oneshot::channel();
+        self.in_flight.send_modify(|n| *n += 1);
+        let _in_flight = InFlight(&self.in_flight);
         if let Some(probe) = &self.probe {
             probe.pending.fetch_add(1, Ordering::SeqCst);
         }

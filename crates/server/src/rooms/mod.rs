@@ -131,6 +131,11 @@ pub async fn blocking<T: Send + 'static>(
 ) -> Result<T, AppError> {
     match tokio::task::spawn_blocking(f).await {
         Ok(result) => result.map_err(AppError::from),
+        // Only a runtime shutting down cancels a blocking task: expected, not an error.
+        Err(err) if err.is_cancelled() => {
+            tracing::debug!("blocking task cancelled by the shutdown");
+            Err(AppError::shutting_down())
+        }
         Err(err) => Err(AppError::internal("blocking task", err)),
     }
 }
@@ -180,6 +185,12 @@ impl Rooms {
         for cell in self.cells().values() {
             cell.cancel_cpu();
         }
+    }
+
+    /// Completes once every change handed to the writer has been committed and answered (or
+    /// its caller has gone). After [`Rooms::close`] no new change comes: the drain's last step.
+    pub async fn flush(&self) {
+        self.writer.idle().await;
     }
 
     /// The store of the rooms.
@@ -286,7 +297,7 @@ impl Rooms {
             return Err(AppError::UnknownRoom);
         }
         if self.closed.load(Ordering::SeqCst) {
-            return Err(AppError::WrongState("the server is shutting down".into()));
+            return Err(AppError::shutting_down());
         }
         let mut next = guard.clone();
         let mut ch = Change::default();
