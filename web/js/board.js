@@ -69,6 +69,12 @@ export class Board {
       this.keyboard = false;
       this.down(e);
     });
+    // Focus brought in by the keyboard (Tab from the page) counts as keyboard play at once, so
+    // that a redraw before the first key pressed inside the board keeps the focus where it is.
+    this.svg.addEventListener('focusin', (e) => {
+      const el = /** @type {Element} */ (e.target);
+      if (el.matches(':focus-visible')) this.keyboard = true;
+    });
     // Focus leaving for another control: redraws must not pull it back.
     this.svg.addEventListener('focusout', (e) => {
       const to = /** @type {Node|null} */ (e.relatedTarget);
