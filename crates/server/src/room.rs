@@ -799,7 +799,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn human(name: &str) -> Occupant {
+    /// A person named `name` whose seat token is their name (the room's tests and its parts').
+    pub(super) fn human(name: &str) -> Occupant {
         Occupant::Human {
             name: name.into(),
             token_hash: crate::token::hash_token(name),

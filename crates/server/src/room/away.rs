@@ -256,15 +256,8 @@ mod tests {
 
     use super::*;
     use crate::game::GameKind;
+    use crate::room::tests::human;
     use crate::room::{SeatAction, Settings, SettingsInput};
-
-    fn human(name: &str) -> Occupant {
-        Occupant::Human {
-            name: name.into(),
-            token_hash: crate::token::hash_token(name),
-            client: None,
-        }
-    }
 
     /// A live draughts game Ana (seat 0, White, to move) against Bo, started at 0, Ana's
     /// connection closed at 1 000 ms, `away_after` 10 s.
