@@ -22,6 +22,13 @@ pub struct Args {
     /// (docs/cluster.md).
     #[arg(long, env = "DAMES_DATABASE")]
     pub database: Option<String>,
+    /// The Redis shared by the nodes of one deployment, with `--database` (docs/cluster.md):
+    /// `redis://host:port`.
+    #[arg(long, env = "DAMES_REDIS", requires = "database")]
+    pub redis: Option<String>,
+    /// The prefix of this deployment's Redis keys and channels.
+    #[arg(long, default_value = "dames:", env = "DAMES_REDIS_PREFIX")]
+    pub redis_prefix: String,
     /// Public origin of the site, used in room links and QR codes (default: from the Host header).
     #[arg(long, env = "DAMES_PUBLIC_URL")]
     pub public_url: Option<String>,
@@ -115,6 +122,8 @@ impl Args {
     fn config(&self) -> Config {
         let mut config = Config::new(&self.db);
         config.database.clone_from(&self.database);
+        config.redis.clone_from(&self.redis);
+        config.redis_prefix.clone_from(&self.redis_prefix);
         config.public_url.clone_from(&self.public_url);
         config.retention.lobby = self.lobby_retention;
         config.retention.finished = self.finished_retention;

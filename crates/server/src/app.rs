@@ -24,16 +24,20 @@ async fn health() -> &'static str {
 /// Readiness: the database answers a query (503 when it does not).
 async fn ready(State(state): State<AppState>) -> (StatusCode, &'static str) {
     let store = state.store.clone();
-    match crate::rooms::blocking(move || store.ping()).await {
-        Ok(()) => (StatusCode::OK, "ready"),
-        Err(err) => {
+    if let Err(err) = crate::rooms::blocking(move || store.ping()).await {
+        tracing::warn!("not ready: {err}");
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the database does not answer",
+        );
+    }
+    if let Some(cluster) = &state.cluster {
+        if let Err(err) = cluster.ping().await {
             tracing::warn!("not ready: {err}");
-            (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the database does not answer",
-            )
+            return (StatusCode::SERVICE_UNAVAILABLE, "redis does not answer");
         }
     }
+    (StatusCode::OK, "ready")
 }
 
 pub fn app(state: AppState) -> Router {

@@ -11,6 +11,11 @@ pub struct Config {
     /// A PostgreSQL URL (`postgres://user@host:port/db`): the store is PostgreSQL instead of
     /// the SQLite file (docs/cluster.md).
     pub database: Option<String>,
+    /// A Redis URL (`redis://host:port`): this node is one of several sharing the database,
+    /// and they talk through this Redis (crate::cluster, docs/cluster.md).
+    pub redis: Option<String>,
+    /// The prefix of every Redis key and channel of this deployment.
+    pub redis_prefix: String,
     /// Origin used in room links and QR codes (`https://dames.example`); `None`: from the `Host`
     /// header of the request.
     pub public_url: Option<String>,
@@ -101,6 +106,8 @@ impl Config {
         Self {
             db_path: db_path.into(),
             database: None,
+            redis: None,
+            redis_prefix: "dames:".into(),
             public_url: None,
             retention: Retention::default(),
             limits: Limits::default(),

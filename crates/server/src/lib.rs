@@ -17,6 +17,7 @@
 
 pub mod app;
 pub mod assets;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod event;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use axum::http::{header, HeaderMap};
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
 use crate::http::live::Live;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub websockets: Arc<WebSockets>,
     /// The browsers' streams of « Mes parties » changes (crate::http::live).
     pub live: Arc<Live>,
+    /// The other nodes, through Redis (`--redis`); `None`: this node is alone.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl AppState {
@@ -55,7 +58,18 @@ impl AppState {
     /// # Errors
     /// If the store cannot be read.
     pub async fn with_store(store: Arc<dyn Store>, config: Config) -> Result<Self, AppError> {
+        let cluster = match &config.redis {
+            Some(url) => Some(Arc::new(
+                Cluster::connect(url, &config.redis_prefix)
+                    .await
+                    .map_err(|e| AppError::internal("cluster", e))?,
+            )),
+            None => None,
+        };
         let rooms = Rooms::with_options(store.clone(), config.cpu_workers, config.commit.clone());
+        if let Some(cluster) = &cluster {
+            rooms.join_cluster(cluster.clone());
+        }
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         let live = Arc::new(Live::new(config.limits.enabled));
@@ -66,6 +80,7 @@ impl AppState {
             },
         ));
         Ok(Self {
+            cluster,
             live,
             rooms,
             store,

@@ -114,6 +114,8 @@ pub struct Rooms {
     evict_after: Duration,
     /// Test hook (`commit`).
     probe: Option<Arc<CommitProbe>>,
+    /// The other nodes (crate::cluster), set once at start; unset: this node is alone.
+    cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
 /// Sees every committed change: the room after it and its numbered events.
@@ -163,11 +165,22 @@ impl Rooms {
             cpu_games: cpu::CpuGames::default(),
             closed: AtomicBool::new(false),
             observers: std::sync::RwLock::new(Vec::new()),
+            cluster: std::sync::OnceLock::new(),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             evict::start(&rooms);
         }
         rooms
+    }
+
+    /// Makes these rooms one node of a cluster (before serving). A second call is ignored.
+    pub fn join_cluster(&self, cluster: Arc<crate::cluster::Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// The cluster this node belongs to, if any.
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Cluster>> {
+        self.cluster.get()
     }
 
     /// Adds an observer of committed changes.
