@@ -47,9 +47,12 @@ const empty = (person, proxy) => visit(person, proxy, '/__empty', 'p', 100);
  * measures how loaded the machine is at that moment: a few ms when it is quiet, hundreds when
  * others compile. So:
  * - always, for a first visit: the site paints at most BUDGET − QUIET_EMPTY ms later than the
- *   empty page of its pair (median of the pairs): what the site adds before its first paint — its
- *   page and stylesheet, anything blocking rendering — must fit the budget whatever the load (a
- *   render-blocking request alone, 165 ms of round trip on this profile, fails it). A repeat visit
+ *   empty page of its pair, in the best of PAIRS pairs: what the site adds before its first paint —
+ *   its page and stylesheet, anything blocking rendering — must fit the budget whatever the load.
+ *   Load only ever adds time, and adds it unevenly (one pair of three on a busy CI machine came out
+ *   208 ms over its empty page, another 84 ms), so the best pair is the estimate of what the site
+ *   itself costs; a render-blocking request is not noise: its 165 ms of round trip on this profile
+ *   is in every pair, the best one too, and fails it. A repeat visit
  *   paints once its modules have run (they come from the service worker at once): script work,
  *   which a loaded machine stretches many times over, so its excess is printed, not asserted;
  * - on a quiet machine (the empty page paints within QUIET ms): the time itself, ≤ BUDGET, for the
@@ -62,7 +65,7 @@ const QUIET_EMPTY = 30;
 /** Above this, an empty page already paints too late here for an absolute timing to mean anything (ms). */
 const QUIET = 100;
 /** Pairs (empty page, site) for each kind of visit. */
-const PAIRS = 3;
+const PAIRS = 5;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** Time from the page's arrival to its first paint: what the site controls (the network's round trips aside). */
@@ -97,8 +100,8 @@ test('page weight: first visit ≤ 80 KB, repeat visit ≤ 5 KB; first paint on 
 
     // What the site adds to an empty page's paint, whatever the load.
     for (const [kind, pairs] of [['first', firsts]]) {
-      const extra = median(excess(pairs));
-      assert(extra <= BUDGET - QUIET_EMPTY, `a ${kind} visit paints ≤ ${BUDGET - QUIET_EMPTY} ms after an empty page in the same conditions (median ${Math.round(extra)} ms: ${pairs.map(([e, c]) => `${Math.round(render(c))} vs ${Math.round(render(e))}`).join('; ')})`);
+      const extra = Math.min(...excess(pairs));
+      assert(extra <= BUDGET - QUIET_EMPTY, `a ${kind} visit paints ≤ ${BUDGET - QUIET_EMPTY} ms after an empty page in the same conditions (best pair ${Math.round(extra)} ms: ${pairs.map(([e, c]) => `${Math.round(render(c))} vs ${Math.round(render(e))}`).join('; ')})`);
     }
     // The time itself, where the machine lets it mean something.
     const floor = median(all.map(([e]) => render(e)));
