@@ -141,8 +141,13 @@ export const api = {
   resign: async (code) => normalizeRoom(await request('POST', `/api/rooms/${code}/resign`, {})),
   /** @param {string} code @param {'offer'|'accept'|'decline'} action */
   draw: async (code, action) => normalizeRoom(await request('POST', `/api/rooms/${code}/draw`, { action })),
-  /** `absentCpu`: start without the players who left, CPUs of this level in their seats. @param {string} code @param {boolean} ready @param {Level} [absentCpu] */
-  rematch: async (code, ready, absentCpu) => normalizeRoom(await request('POST', `/api/rooms/${code}/rematch`, absentCpu ? { ready, absent_cpu: absentCpu } : { ready })),
+  /**
+   * `absent`: without the players who left — CPUs of this level in their seats, or (the host) back
+   * to the lobby with their seats free.
+   * @param {string} code @param {boolean} ready @param {{ cpu: Level } | { empty: true }} [absent]
+   */
+  rematch: async (code, ready, absent) => normalizeRoom(await request('POST', `/api/rooms/${code}/rematch`,
+    absent && 'cpu' in absent ? { ready, absent_cpu: absent.cpu } : absent ? { ready, absent_empty: true } : { ready })),
   /** A one-time link (and QR code) moving my seat to another browser. @param {string} code @returns {Promise<{url: string, qr: string, expires_at: number}>} */
   transfer: async (code) => /** @type {{url: string, qr: string, expires_at: number}} */ (await request('POST', `/api/rooms/${code}/transfer`, {})),
   /** This browser takes the seat a link moves. @param {string} code @param {string} token */

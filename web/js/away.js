@@ -185,3 +185,30 @@ export async function claimTransferFromLink(code) {
     toast(e instanceof ApiError ? errorText(e) : String(e), 'error');
   }
 }
+
+/** The level last chosen for CPUs in the seats of those who left a finished game (kept across redraws). */
+let rematchLevel = /** @type {Level} */ ('normal');
+
+/**
+ * After a game, for the persons who left (`gone`): « Rejouer sans … » with a CPU of a chosen level in
+ * their seats, and for the host, « Libérer leur place »: back to the lobby with their seats free.
+ * @param {RoomView} room @param {import('./api.js').Seat[]} gone
+ * @param {{ withCpu: (level: Level) => void, withEmpty: () => void }} act
+ * @returns {HTMLElement[]}
+ */
+export function rematchWithout(room, gone, act) {
+  const names = gone.map((s) => s.name || '?').join(', ');
+  const select = h('select', { 'aria-label': t('away_level'), 'data-testid': 'rematch-level',
+    onchange: (/** @type {Event} */ e) => { rematchLevel = /** @type {Level} */ (/** @type {HTMLSelectElement} */ (e.target).value); } },
+  LEVELS.map((l) => h('option', { value: l, selected: l === rematchLevel }, t(/** @type {any} */ ('level_' + l)))));
+  const parts = [
+    h('p', { class: 'warn small' }, t('rematch_gone', { names })),
+    h('div', { class: 'rematch-without' },
+      h('label', { class: 'away-level' }, h('span', { class: 'small' }, t('away_level')), select),
+      h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => act.withCpu(rematchLevel) }, t('rematch_without', { names }))),
+  ];
+  if (room.host) {
+    parts.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'rematch-empty', onclick: () => act.withEmpty() }, t('rematch_empty', { names })));
+  }
+  return parts;
+}

@@ -14,7 +14,7 @@ import { beep, disablePush, enablePush, isSubscribed, pushSupported, refreshBadg
 import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
-import { AwayPanel, awayNews, showTransfer } from './away.js';
+import { AwayPanel, awayNews, rematchWithout, showTransfer } from './away.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -22,7 +22,7 @@ import { AwayPanel, awayNews, showTransfer } from './away.js';
  * @typedef {{
  *   move: (input: any) => void, resign: () => void,
  *   draw: (a: 'offer'|'accept'|'decline') => void, rematch: (ready: boolean) => void,
- *   away: import('./away.js').AwayAct, rematchWithout: () => void,
+ *   away: import('./away.js').AwayAct, rematchWithout: { withCpu: (level: import('./api.js').Level) => void, withEmpty: () => void },
  * }} GameActions
  */
 
@@ -559,12 +559,8 @@ export class GameView {
       rematch.push(me.ready
         ? h('button', { class: 'btn big', type: 'button', 'data-action': 'rematch-cancel', onclick: () => this.act.rematch(false) }, t('rematch_ready'))
         : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
-      if (gone.length) {
-        const names = gone.map((s) => seatName(room, s.seat)).join(', ');
-        rematch.push(h('p', { class: 'warn small' }, t('rematch_gone', { names })));
-        // Without them: a CPU plays their seats until they come back (away.js).
-        rematch.push(h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => this.act.rematchWithout() }, t('rematch_without', { names })));
-      }
+      // Without them: a CPU plays their seats until they come back, or (the host) back to the lobby with their seats free (away.js).
+      if (gone.length) rematch.push(...rematchWithout(room, gone.map((s) => ({ ...s, name: seatName(room, s.seat) })), this.act.rematchWithout));
       if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
       // « Tout le monde est là » only when nobody is missing or still to answer.
       if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));

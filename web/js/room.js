@@ -100,6 +100,8 @@ class RoomPage {
     const prev = this.room;
     this.room = room;
     if (room.status === 'lobby') {
+      // The host sent a finished game back to the lobby without those who left.
+      if (prev && prev.status === 'finished') toast(t('reopened_toast'));
       this.game = null;
       fill(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
       return;
@@ -230,7 +232,10 @@ class RoomPage {
       draw: (a) => this.run(() => api.draw(code, a), 'draw'),
       rematch: (ready) => this.run(() => api.rematch(code, ready), 'rematch'),
       away: (body) => this.run(() => api.away(code, body), 'away'),
-      rematchWithout: () => this.run(() => api.rematch(code, true, 'normal'), 'rematch'),
+      rematchWithout: {
+        withCpu: (level) => this.run(() => api.rematch(code, true, { cpu: level }), 'rematch'),
+        withEmpty: () => this.run(() => api.rematch(code, true, { empty: true }), 'rematch'),
+      },
     };
   }
 

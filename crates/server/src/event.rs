@@ -80,6 +80,12 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
+    /// A finished game: the host sent the room back to the lobby without the persons who left,
+    /// their seats freed (each a `left` before it), for the next game to start there.
+    Reopened {
+        /// The seat that did it (the host's).
+        by: usize,
+    },
     /// The person of a seat a CPU played is back and plays it again.
     Returned {
         /// The seat.
@@ -126,6 +132,7 @@ impl Event {
             Self::Rematch { .. } => "rematch",
             Self::StandIn { .. } => "stand_in",
             Self::Returned { .. } => "returned",
+            Self::Reopened { .. } => "reopened",
             Self::Claimed { .. } => "claimed",
             Self::Moved { .. } => "moved",
             Self::Presence { .. } => "presence",
@@ -148,7 +155,10 @@ impl Event {
             | Self::Claimed { seat, .. }
             | Self::Moved { seat }
             | Self::Presence { seat, .. } => Some(*seat),
-            Self::Settings | Self::Started { .. } | Self::Finished { .. } => None,
+            Self::Settings
+            | Self::Started { .. }
+            | Self::Finished { .. }
+            | Self::Reopened { .. } => None,
         }
     }
 
@@ -316,6 +326,7 @@ mod tests {
                 r#"{"kind":"returned","seat":0}"#,
                 Event::Returned { seat: 0 },
             ),
+            (r#"{"by":0,"kind":"reopened"}"#, Event::Reopened { by: 0 }),
             (
                 r#"{"away":0,"kind":"claimed","seat":1}"#,
                 Event::Claimed { away: 0, seat: 1 },

@@ -244,3 +244,55 @@ async fn a_rematch_starts_without_the_player_who_left() {
     let _ana_ws = ana.ws(0).await;
     event(&mut bo_ws, "returned").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_frees_the_seat_of_the_player_who_left_and_the_room_goes_back_to_the_lobby() {
+    let server = Server::start().await;
+    let (ana, bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana", "settings": {"cpu_ms": 50}}))
+        .await;
+    let mut ana_ws = ana.ws(0).await;
+    ana_ws.until("state").await;
+    ana.start().await;
+    ana.act("resign", json!({})).await.ok();
+    // Bo never had a page open: gone. Only the host chooses empty seats.
+    bo.act("rematch", json!({"ready": true, "absent_empty": true}))
+        .await
+        .expect_error(409, "wrong_state");
+    ana.act(
+        "rematch",
+        json!({"ready": true, "absent_empty": true, "absent_cpu": "normal"}),
+    )
+    .await
+    .expect_error(400, "bad_json");
+    ana.act("rematch", json!({"ready": false, "absent_empty": true}))
+        .await
+        .expect_error(400, "bad_json");
+    let room = ana
+        .act("rematch", json!({"ready": true, "absent_empty": true}))
+        .await
+        .ok();
+    assert_eq!(
+        (&room["status"], &room["game_no"]),
+        (&json!("lobby"), &json!(1))
+    );
+    assert_eq!(room["seats"][1]["kind"], "empty");
+    assert_eq!(
+        event(&mut ana_ws, "left").await,
+        json!({"kind": "left", "seat": 1})
+    );
+    assert_eq!(
+        event(&mut ana_ws, "reopened").await,
+        json!({"kind": "reopened", "by": 0})
+    );
+    // Bo's token no longer holds a seat; someone new joins with the code and game 2 starts.
+    let code = ana.code.clone().unwrap();
+    let mut cy = server.client();
+    cy.join(&code, "Cy").await;
+    let room = ana.start().await;
+    assert_eq!(
+        (&room["status"], &room["game_no"]),
+        (&json!("playing"), &json!(2))
+    );
+    assert_eq!(room["seats"][1]["name"], "Cy");
+}

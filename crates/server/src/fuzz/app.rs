@@ -256,6 +256,8 @@ enum Op {
     Resign,
     Draw,
     Rematch,
+    Away,
+    Transfer,
     Leave,
     PushOn,
     PushOff,
@@ -278,6 +280,8 @@ const OPS: &[(Op, usize)] = &[
     (Op::Resign, 2),
     (Op::Draw, 3),
     (Op::Rematch, 4),
+    (Op::Away, 3),
+    (Op::Transfer, 2),
     (Op::Leave, 2),
     (Op::PushOn, 3),
     (Op::PushOff, 1),
@@ -296,6 +300,17 @@ const POSITIONS: &[&str] = &[
     "[FEN \"W:W31,32:B1,K2\"]\n1. 32-28 *",
     "1. 32-28 19-23 2. 28x19 14x23 *",
 ];
+
+/// An `away` request (« Confier à un CPU », « Réclamer la victoire »): any seat, any action.
+fn away_body(rng: &mut Rng) -> Value {
+    let seat = rng.below(7);
+    match rng.below(4) {
+        0 => json!({"seat": seat, "action": "claim"}),
+        1 => json!({"seat": seat, "action": "cpu"}),
+        2 => json!({"seat": seat, "action": "cpu", "level": *rng.pick(&["facile", "expert", "?"])}),
+        _ => json!({"seat": seat, "action": *rng.pick(&["nap", "", "CPU"])}),
+    }
+}
 
 fn pick_op(rng: &mut Rng) -> Op {
     let total: usize = OPS.iter().map(|(_, w)| w).sum();
@@ -506,7 +521,16 @@ impl World {
             }
             Op::Rematch => {
                 let (code, token, _) = room(self, rng, None);
-                let body = json!({"ready": !rng.one_in(4)});
+                let ready = !rng.one_in(4);
+                // Without the persons who left: CPUs in their seats, or (the host) empty seats.
+                let body = match rng.below(6) {
+                    0 => {
+                        json!({"ready": ready, "absent_cpu": *rng.pick(&["facile", "expert", "x"])})
+                    }
+                    1 => json!({"ready": ready, "absent_empty": true}),
+                    2 => json!({"ready": ready, "absent_empty": true, "absent_cpu": "normal"}),
+                    _ => json!({"ready": ready}),
+                };
                 (
                     post,
                     format!("/api/rooms/{code}/rematch"),
@@ -514,6 +538,30 @@ impl World {
                     token,
                     code,
                 )
+            }
+            Op::Away => {
+                let (code, token, _) = room(self, rng, None);
+                (
+                    post,
+                    format!("/api/rooms/{code}/away"),
+                    Some(away_body(rng)),
+                    token,
+                    code,
+                )
+            }
+            Op::Transfer => {
+                let (code, token, _) = room(self, rng, None);
+                let (path, body) = if rng.one_in(2) {
+                    (format!("/api/rooms/{code}/transfer"), json!({}))
+                } else {
+                    let forged = format!("{:016x}{:016x}", rng.next_u64(), rng.next_u64());
+                    let token = *rng.pick(&[forged.as_str(), "", "zz", "0"]);
+                    (
+                        format!("/api/rooms/{code}/transfer/claim"),
+                        json!({"token": token}),
+                    )
+                };
+                (post, path, Some(body), token, code)
             }
             Op::Leave => {
                 let (code, token, _) = room(self, rng, None);
@@ -848,7 +896,7 @@ impl Target for Http {
     }
 }
 
-/// WebSocket client messages (`move`, `resign`, `draw`, `rematch`, `ping`), valid and mutated,
+/// WebSocket client messages (`move`, `resign`, `draw`, `rematch`, `away`, `ping`), valid and mutated,
 /// answered by a session of a seat of a room in play ([`crate::ws::answer_detached`]); the
 /// rooms come from HTTP requests of the same world (created, joined, started).
 pub struct Ws {
@@ -953,6 +1001,13 @@ impl Target for Ws {
             8 => {
                 let (code, token, _) = w.some_room(rng, None).unwrap_or_default();
                 (code, token, json!({"type": "rematch", "ready": true}))
+            }
+            9 if rng.one_in(2) => {
+                let (code, token, _) = w.some_room(rng, None).unwrap_or_default();
+                let mut body = away_body(rng);
+                body["type"] = json!("away");
+                body["id"] = json!("a1");
+                (code, token, body)
             }
             _ => {
                 let (code, token, _) = w.some_room(rng, None).unwrap_or_default();

@@ -588,6 +588,9 @@ struct RematchBody {
     /// (crate::room, "Away players").
     #[serde(default)]
     absent_cpu: Option<String>,
+    /// The host's other choice: back to the lobby, the seats of those who left freed.
+    #[serde(default)]
+    absent_empty: bool,
 }
 
 async fn rematch(
@@ -602,13 +605,19 @@ async fn rematch(
         if body.ready {
             (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
         }
-        match (&body.absent_cpu, body.ready) {
-            (Some(level), true) => {
+        match (&body.absent_cpu, body.absent_empty, body.ready) {
+            (Some(_), true, _) => Err(AppError::BadJson(
+                "absent_cpu and absent_empty: one or the other".into(),
+            )),
+            (Some(level), false, true) => {
                 let level = settings::level("absent_cpu", level)?;
                 room.rematch_without_absent(seat, level, random, now, ch)
             }
-            (Some(_), false) => Err(AppError::BadJson("absent_cpu goes with ready: true".into())),
-            (None, ready) => room.rematch(seat, ready, random, now, ch),
+            (None, true, true) => room.reopen_without_absent(seat, ch),
+            (Some(_), false, false) | (None, true, false) => Err(AppError::BadJson(
+                "absent_cpu and absent_empty go with ready: true".into(),
+            )),
+            (None, false, ready) => room.rematch(seat, ready, random, now, ch),
         }
     })
     .await

@@ -14,7 +14,7 @@
 use dames_ai::Level;
 use serde::Deserialize;
 
-use super::{wrong_state, Action, Change, Occupant, Rhythm, Room, Status};
+use super::{wrong_state, Action, Change, Occupant, Rhythm, Room, Seat, Status};
 use crate::error::{AppError, Detail};
 use crate::event::Event;
 
@@ -186,23 +186,71 @@ impl Room {
                 "a rematch needs a finished game",
             ));
         }
-        for n in 0..self.seats.len() {
-            let s = &mut self.seats[n];
-            let absent = n != seat
-                && matches!(s.occupant, Occupant::Human { .. })
-                && s.connections == 0
-                && !s.ready
-                && s.stand_in.is_none();
-            if absent {
-                s.stand_in = Some(level);
-                ch.event(Event::StandIn {
-                    by: seat,
-                    level: level.name().into(),
-                    seat: n,
-                });
-            }
+        for n in self.absent_seats(seat) {
+            self.seats[n].stand_in = Some(level);
+            ch.event(Event::StandIn {
+                by: seat,
+                level: level.name().into(),
+                seat: n,
+            });
         }
         self.rematch(seat, true, random, now, ch)
+    }
+
+    /// The persons who left a finished game, as `seat` sees them: every other person's seat with
+    /// no open connection that is not ready and that no CPU plays.
+    fn absent_seats(&self, seat: usize) -> Vec<usize> {
+        (0..self.seats.len())
+            .filter(|&n| {
+                let s = &self.seats[n];
+                n != seat
+                    && matches!(s.occupant, Occupant::Human { .. })
+                    && s.connections == 0
+                    && !s.ready
+                    && s.stand_in.is_none()
+            })
+            .collect()
+    }
+
+    /// A finished game: the host sends the room back to the lobby without the persons who left
+    /// (the host's other choice beside CPUs in their seats, [`Room::rematch_without_absent`]):
+    /// their seats are freed (`left` each), then `reopened`. In the lobby the seats are taken by
+    /// whoever joins with the code, or given to CPUs, or the settings changed, and the host
+    /// starts the next game as the first one.
+    ///
+    /// # Errors
+    /// `wrong_state`: `not_finished`, `host_only` for another seat, `nobody_absent` when every
+    /// person is there.
+    pub fn reopen_without_absent(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
+        if self.status != Status::Finished {
+            return Err(wrong_state(
+                "not_finished",
+                "a rematch needs a finished game",
+            ));
+        }
+        if seat != 0 {
+            return Err(wrong_state(
+                "host_only",
+                "only the host frees the seats of those who left",
+            ));
+        }
+        let absent = self.absent_seats(seat);
+        if absent.is_empty() {
+            return Err(wrong_state("nobody_absent", "nobody has left"));
+        }
+        for n in absent {
+            self.seats[n] = Seat::empty();
+            ch.event(Event::Left { seat: n });
+        }
+        for s in &mut self.seats {
+            s.ready = false;
+            s.stand_in = None;
+        }
+        self.status = Status::Lobby;
+        self.play = None;
+        self.finished_at = None;
+        ch.event(Event::Reopened { by: seat });
+        Ok(())
     }
 
     /// The person of `seat` is back: the CPU standing in for them stops (nothing to do if none
@@ -357,6 +405,42 @@ mod tests {
         );
         assert_eq!(r.seats[1].stand_in, None);
         assert!(r.take_back(0, &mut ch), "until she comes back");
+    }
+
+    #[test]
+    fn the_host_may_free_the_seats_of_those_who_left_and_go_back_to_the_lobby() {
+        let mut r = game();
+        let mut ch = Change::default();
+        r.presence(0, 1, 2_000);
+        assert_eq!(
+            reason(r.reopen_without_absent(0, &mut ch).unwrap_err()),
+            ("wrong_state", "not_finished")
+        );
+        r.resign(0, 2_000, &mut ch).unwrap();
+        assert_eq!(
+            reason(r.reopen_without_absent(0, &mut ch).unwrap_err()),
+            ("wrong_state", "nobody_absent"),
+            "Bo is still there"
+        );
+        r.presence(1, -1, 3_000);
+        assert_eq!(
+            reason(r.reopen_without_absent(1, &mut ch).unwrap_err()),
+            ("wrong_state", "host_only")
+        );
+        let mut ch = Change::default();
+        r.reopen_without_absent(0, &mut ch).unwrap();
+        assert_eq!(r.status, Status::Lobby);
+        assert!(r.play.is_none());
+        assert!(!r.seats[1].is_taken(), "Bo's seat is free");
+        assert!(r.seats[0].is_taken(), "the host stays");
+        assert_eq!(
+            ch.events,
+            vec![Event::Left { seat: 1 }, Event::Reopened { by: 0 }]
+        );
+        // Someone else takes the seat with the code; the host starts game 2 as the first one.
+        r.join(None, human("Cy"), &mut ch).unwrap();
+        r.start(0, 4_000, &mut ch).unwrap();
+        assert_eq!((r.status, r.game_no), (Status::Playing, 2));
     }
 
     #[test]
