@@ -235,12 +235,50 @@ test('leavers: a rematch starts without the player who left, a CPU in their seat
   const without = ana.locator('[data-action=rematch-without]');
   await without.waitFor();
   assert(((await without.textContent()) || '').includes('Rejouer sans Bo'), 'the button names who is missing');
+  await ana.locator('[data-testid=rematch-level]').selectOption('expert');
   await shot(ana, '92-phone-rematch-without');
   await without.click();
   await until(async () => (await ana.locator('[data-testid=result]').isHidden()), 'game 2 started');
   await ana.locator('[data-testid=players] [data-seat="1"] [data-testid=stand-in]').waitFor();
-  await until(async () => (await toasts(ana)).some((s) => s.includes('Un CPU (Normal) joue pour Bo')), 'the CPU is announced');
+  await until(async () => (await toasts(ana)).some((s) => s.includes('Un CPU (Expert) joue pour Bo')), 'the CPU of the chosen level is announced');
   // The CPU plays Bo's moves: the game goes on.
   await until(async () => (await ana.locator('[data-testid=moves] li[data-seat="1"]').count()) >= 1 || (await ana.locator('.status.mine').count()) > 0, 'the game goes on');
   equal(ana.errors.length, 0, 'no script error');
+});
+
+test('leavers: the host frees the seat of the player who left; the room goes back to the lobby and someone new plays', async ({ base, browser, track }) => {
+  const { ana, bo, code } = await draughtsPair(browser, base, track, { phone: true });
+  await ana.locator('.status.mine').waitFor();
+  await ana.click('[data-action=resign]');
+  await ana.locator('dialog [data-value=yes]').click();
+  await bo.locator('[data-testid=result]').waitFor();
+  // Ana (the host) steps away: Bo may hand her seat to a CPU, but freeing seats is the host's choice.
+  await ana.goto(base + '/');
+  await bo.locator('[data-action=rematch-without]').waitFor();
+  equal(await bo.locator('[data-action=rematch-empty]').count(), 0, 'only the host is offered to free seats');
+  await ana.goto(`${base}/r/${code}`);
+  await ana.locator('[data-testid=result]').waitFor();
+  await bo.close();
+  const empty = ana.locator('[data-action=rematch-empty]');
+  await empty.waitFor();
+  assert(((await empty.textContent()) || '').includes('Libérer la place de Bo'), 'the button names who left');
+  await shot(ana, '92-phone-rematch-empty');
+  await empty.click();
+  // Back in the lobby, Bo's seat free, said in a toast.
+  await ana.locator('[data-action=start]').waitFor();
+  await until(async () => (await toasts(ana)).some((s) => s.includes('Retour au salon')), 'the lobby is announced');
+  equal(await ana.locator('.seat[data-seat="1"]', { hasText: 'Bo' }).count(), 0, 'Bo’s seat is free');
+  await shot(ana, '92-phone-lobby-reopened');
+  // Cy joins with the link; Ana starts game 2.
+  const cy = await newPerson(browser, { name: 'Cy', phone: true });
+  track(cy.ctx);
+  await cy.page.goto(`${base}/r/${code}`);
+  await cy.page.locator('[data-action=join]').click();
+  await cy.page.locator('.seat.mine').waitFor();
+  await ana.locator('.seat[data-seat="1"]', { hasText: 'Cy' }).waitFor();
+  await ana.click('[data-action=start]');
+  await ana.locator('svg.board-draughts').waitFor();
+  await cy.page.locator('svg.board-draughts').waitFor();
+  await until(async () => (await ana.locator('.status.mine').count()) + (await cy.page.locator('.status.mine').count()) > 0, 'game 2 is played');
+  equal(ana.errors.length + cy.page.errors.length, 0, 'no script error');
 });

@@ -201,12 +201,12 @@ export function rematchWithout(room, gone, act) {
   const select = h('select', { 'aria-label': t('away_level'), 'data-testid': 'rematch-level',
     onchange: (/** @type {Event} */ e) => { rematchLevel = /** @type {Level} */ (/** @type {HTMLSelectElement} */ (e.target).value); } },
   LEVELS.map((l) => h('option', { value: l, selected: l === rematchLevel }, t(/** @type {any} */ ('level_' + l)))));
-  const parts = [
+  const parts = /** @type {HTMLElement[]} */ ([
     h('p', { class: 'warn small' }, t('rematch_gone', { names })),
     h('div', { class: 'rematch-without' },
       h('label', { class: 'away-level' }, h('span', { class: 'small' }, t('away_level')), select),
       h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => act.withCpu(rematchLevel) }, t('rematch_without', { names }))),
-  ];
+  ]);
   if (room.host) {
     parts.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'rematch-empty', onclick: () => act.withEmpty() }, t('rematch_empty', { names })));
   }
