@@ -4,9 +4,8 @@
 //! move it acknowledged is in the database when it starts again.
 #![cfg(feature = "server")]
 
-use std::io::{BufRead, BufReader};
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,80 +15,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-/// A running `dames serve`: the process, its base URL and every line of its stderr.
-struct Server {
-    child: Child,
-    base: String,
-    stderr: Arc<Mutex<Vec<String>>>,
-}
+mod common;
 
-fn spawn(db: &Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dames"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--log", "info", "--no-rate-limits", "--drain-timeout", "5s"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = Arc::new(Mutex::new(Vec::new()));
-    let lines = stderr.clone();
-    let err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(err).lines().map_while(Result::ok) {
-            eprintln!("server: {line}");
-            lines.lock().unwrap().push(line);
-        }
-    });
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    Server {
-        child,
-        base,
-        stderr,
-    }
-}
+use common::Node;
 
-impl Server {
-    fn sigterm(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-
-    /// Waits for the process to exit; panics after `limit`.
-    async fn exited(&mut self, limit: Duration) -> (ExitStatus, Duration) {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return (status, start.elapsed());
-            }
-            assert!(
-                start.elapsed() < limit,
-                "still running {limit:?} after SIGTERM"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    fn error_lines(&self) -> Vec<String> {
-        self.stderr
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|l| l.contains("ERROR"))
-            .cloned()
-            .collect()
-    }
+fn spawn(db: &Path) -> Node {
+    let mut args = vec![OsString::from("--db"), db.into()];
+    args.extend(["--log", "info", "--no-rate-limits", "--drain-timeout", "5s"].map(OsString::from));
+    Node::spawn(args)
 }
 
 async fn call(req: reqwest::RequestBuilder) -> Value {

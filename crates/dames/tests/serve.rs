@@ -2,33 +2,23 @@
 //! kill -9 and a restart on the same database, stops on SIGTERM.
 #![cfg(feature = "server")]
 
-use std::io::{BufRead, BufReader};
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
+mod common;
+
 /// Starts `dames serve` on a random port; returns the process and its base URL.
-fn spawn(db: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dames"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(["--log", "warn"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
-    (child, base.to_owned())
+fn spawn(db: &Path) -> common::Node {
+    common::Node::spawn([
+        OsStr::new("--db"),
+        db.as_os_str(),
+        "--log".as_ref(),
+        "warn".as_ref(),
+    ])
 }
 
 async fn call(req: reqwest::RequestBuilder) -> Value {
@@ -42,7 +32,8 @@ async fn serve_keeps_every_acknowledged_move_through_a_kill_and_stops_on_sigterm
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("dames.db");
     let http = reqwest::Client::new();
-    let (mut child, base) = spawn(&db);
+    let mut node = spawn(&db);
+    let base = node.base.clone();
     let created = call(
         http.post(format!("{base}/api/rooms"))
             .json(&json!({"game": "draughts", "name": "Ana"})),
@@ -80,10 +71,10 @@ async fn serve_keeps_every_acknowledged_move_through_a_kill_and_stops_on_sigterm
         played.push(mv);
     }
     // No warning: the process dies at once, right after the last acknowledgement.
-    child.kill().unwrap();
-    child.wait().unwrap();
+    node.kill9();
 
-    let (mut child, base) = spawn(&db);
+    let mut node = spawn(&db);
+    let base = node.base.clone();
     let room = call(
         http.get(format!("{base}/api/rooms/{code}"))
             .bearer_auth(&ana),
@@ -106,23 +97,9 @@ async fn serve_keeps_every_acknowledged_move_through_a_kill_and_stops_on_sigterm
     );
 
     // SIGTERM: a clean stop.
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{status}");
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "still running 10 s after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    node.sigterm();
+    let (status, _) = node.exited(Duration::from_secs(10)).await;
+    assert!(status.success(), "{status}");
 }
 
 #[test]

@@ -1,0 +1,101 @@
+//! Several `dames serve` nodes on one PostgreSQL database (a [`ScratchDatabase`] of their own)
+//! and one Redis (a key prefix of their own), as docs/cluster.md deploys them.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use dames_server::store::ScratchDatabase;
+
+use super::client::Client;
+use super::Node;
+
+/// The Redis of the tests (`DAMES_TEST_REDIS`, default the local one).
+pub fn redis_url() -> String {
+    std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+/// `n` nodes; dropped, it kills them and drops the database.
+pub struct Cluster {
+    nodes: Vec<Node>,
+    pub prefix: String,
+    // Dropped after the nodes (field order): no node holds a connection to it any more.
+    pub db: ScratchDatabase,
+}
+
+impl Cluster {
+    /// Starts `n` nodes on a new database and a new Redis prefix.
+    pub fn start(n: usize) -> Cluster {
+        Self::start_with(n, &[])
+    }
+
+    /// Starts `n` nodes with `extra` arguments for `dames serve` (after the cluster's own).
+    pub fn start_with(n: usize, extra: &[&str]) -> Cluster {
+        let db = ScratchDatabase::create().unwrap();
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let prefix = format!("dames-test:{}-{nanos:x}:", std::process::id());
+        let mut args: Vec<String> = [
+            "--database",
+            &db.url(),
+            "--redis",
+            &redis_url(),
+            "--redis-prefix",
+            &prefix,
+            "--log",
+            "warn",
+            "--no-rate-limits",
+            "--drain-timeout",
+            "3s",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        args.extend(extra.iter().map(|s| (*s).to_owned()));
+        // The first node applies the migrations; the others then find them applied.
+        let mut nodes = vec![Node::spawn(&args)];
+        for _ in 1..n {
+            nodes.push(Node::spawn(&args));
+        }
+        Cluster { nodes, prefix, db }
+    }
+
+    pub fn node(&self, i: usize) -> &Node {
+        &self.nodes[i]
+    }
+
+    pub fn node_mut(&mut self, i: usize) -> &mut Node {
+        &mut self.nodes[i]
+    }
+
+    /// An HTTP client (no seat yet) of node `i`.
+    pub fn client(&self, i: usize) -> Client {
+        Client {
+            http: reqwest::Client::new(),
+            base: self.nodes[i].base.clone(),
+            token: None,
+            code: None,
+            seat: None,
+        }
+    }
+
+    /// Kills node `i` with SIGKILL (no drain).
+    pub fn kill9(&mut self, i: usize) {
+        self.nodes[i].kill9();
+    }
+
+    /// Starts node `i` again (killed or not) with the same arguments, on a new port.
+    pub fn restart(&mut self, i: usize) {
+        self.nodes[i].kill9();
+        let node = self.nodes[i].respawn();
+        self.nodes[i] = node;
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for node in &mut self.nodes {
+            node.kill9();
+        }
+    }
+}
