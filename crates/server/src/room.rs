@@ -160,7 +160,7 @@ pub enum Action {
 }
 
 /// What one operation did.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Change {
     /// Events, in order (each gets the next version).
     pub events: Vec<Event>,

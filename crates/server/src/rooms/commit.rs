@@ -411,6 +411,25 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_room_created_with_a_code_another_node_just_took_gets_another_code() {
+        let store = Arc::new(MemoryStore::default());
+        let (a, b) = (Rooms::new(store.clone(), 1), Rooms::new(store.clone(), 1));
+        let (on_a, ()) = a.create(new_room).await.unwrap();
+        let taken = on_a.room.lock().await.code.clone();
+        // B's fresh code is the one A just took (B looked before A wrote).
+        b.planted_codes.lock().unwrap().push(taken.clone());
+        let (on_b, ()) = b.create(new_room).await.unwrap();
+        let code = on_b.room.lock().await.code.clone();
+        assert_ne!(code, taken);
+        assert_eq!(store.load(&code).unwrap().unwrap().room.code, code);
+        assert_eq!(
+            store.load(&taken).unwrap().unwrap().room.state.version,
+            1,
+            "A's room is untouched"
+        );
+    }
+
+    #[tokio::test]
     async fn a_change_made_on_a_stale_copy_conflicts_and_the_room_is_reloaded() {
         // Two nodes over one database: each has its own copy of the room.
         let store = Arc::new(MemoryStore::default());

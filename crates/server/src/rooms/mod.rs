@@ -114,6 +114,9 @@ pub struct Rooms {
     evict_after: Duration,
     /// Test hook (`commit`).
     probe: Option<Arc<CommitProbe>>,
+    /// Test hook: the codes `fresh_code` gives first (a code another node takes meanwhile).
+    #[cfg(test)]
+    planted_codes: Mutex<Vec<String>>,
     /// The other nodes (crate::cluster), set once at start; unset: this node is alone.
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
 }
@@ -166,6 +169,8 @@ impl Rooms {
             closed: AtomicBool::new(false),
             observers: std::sync::RwLock::new(Vec::new()),
             cluster: std::sync::OnceLock::new(),
+            #[cfg(test)]
+            planted_codes: Mutex::new(Vec::new()),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             evict::start(&rooms);
@@ -271,16 +276,32 @@ impl Rooms {
         let code = self.fresh_code().await?;
         let now = now_ms();
         let mut ch = Change::default();
-        let (mut room, out) = make(code.clone(), &mut ch, now)?;
-        // A `conflict` here is a code taken since `fresh_code` looked (by another node).
-        let events = self.persist(None, &mut room, ch, now).await?;
+        let (made, out) = make(code, &mut ch, now)?;
+        // A `conflict` is a code taken since `fresh_code` looked (by another node): the same
+        // room under another fresh code (nothing of the refused one was written).
+        let mut tries = 0;
+        let (room, events) = loop {
+            let mut room = made.clone();
+            if tries > 0 {
+                room.code = self.fresh_code().await?;
+            }
+            match self.persist(None, &mut room, ch.clone(), now).await {
+                Ok(events) => break (room, events),
+                Err(AppError::Conflict) if tries < 3 => tries += 1,
+                Err(err) => return Err(err),
+            }
+        };
         let cell = RoomCell::new(room.clone());
-        self.cells().insert(code, cell.clone());
+        self.cells().insert(room.code.clone(), cell.clone());
         self.publish(&cell, events, room);
         Ok((cell, out))
     }
 
     async fn fresh_code(&self) -> Result<String, AppError> {
+        #[cfg(test)]
+        if let Some(code) = self.planted_codes.lock().unwrap().pop() {
+            return Ok(code);
+        }
         loop {
             let code = token::random_code();
             if self.cells().contains_key(&code) {
