@@ -68,6 +68,7 @@ impl AppState {
         };
         let rooms = Rooms::with_options(store.clone(), config.cpu_workers, config.commit.clone());
         if let Some(cluster) = &cluster {
+            tracing::info!("cluster node {}", cluster.node());
             rooms.join_cluster(cluster.clone());
         }
         let restored = rooms.restore_all().await?;

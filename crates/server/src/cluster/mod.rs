@@ -14,6 +14,8 @@
 //! # let _ = key; Ok(()) }
 //! ```
 
+pub mod lease;
+
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};

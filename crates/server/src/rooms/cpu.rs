@@ -33,6 +33,7 @@ impl Rooms {
             .filter(|_| !self.closed.load(Ordering::SeqCst));
         let Some((seat, level)) = cpu else {
             cell.cancel_cpu();
+            self.unmark_cpu(room);
             return;
         };
         let key = (room.game_no, room.play.as_ref().map_or(0, |p| p.log_len));
@@ -81,7 +82,7 @@ struct CpuGame {
 }
 
 /// Whether a CPU sits in `room`.
-fn has_cpu(room: &Room) -> bool {
+pub(super) fn has_cpu(room: &Room) -> bool {
     room.seats
         .iter()
         .any(|s| matches!(s.occupant, Occupant::Cpu(_)))
@@ -219,7 +220,54 @@ struct CpuJob {
 }
 
 impl CpuJob {
+    /// Thinks and plays the turn; in a cluster, only with the room's CPU lease (another node
+    /// holding it thinks this turn), kept while thinking and given up after.
     async fn run(self) {
+        let Some(cluster) = self.rooms.cluster().cloned() else {
+            self.play().await;
+            return;
+        };
+        let lease = super::cpu_claim::lease(&cluster, &self.room.code);
+        let keep = match self.take_lease(&cluster, &lease).await {
+            Ok(true) => {
+                let cancel = self.cancel.clone();
+                Some(lease.keep(cluster.clone(), move || {
+                    // Expired and taken by another node: that node thinks this turn.
+                    cancel.store(true, Ordering::Relaxed);
+                }))
+            }
+            Ok(false) => {
+                self.cell.end_cpu_turn(&self.cancel);
+                return;
+            }
+            Err(err) => {
+                // Redis down: think anyway; the version check refuses a second node's move.
+                tracing::warn!("room {}: CPU lease not taken: {err}", self.room.code);
+                None
+            }
+        };
+        let (cell, cancel) = (self.cell.clone(), self.cancel.clone());
+        self.play().await;
+        drop(keep);
+        // Unless this node already started the next turn of the room (it holds the lease on).
+        if cell.end_cpu_turn(&cancel) {
+            if let Err(err) = lease.release(&cluster).await {
+                tracing::warn!("CPU lease {} not released: {err}", lease.key());
+            }
+        }
+    }
+
+    /// Marks the room as waiting for a CPU and takes its lease: whether this node holds it.
+    async fn take_lease(
+        &self,
+        cluster: &crate::cluster::Cluster,
+        lease: &crate::cluster::lease::Lease,
+    ) -> Result<bool, crate::cluster::ClusterError> {
+        super::cpu_claim::mark(cluster, &self.room.code, self.room.version).await?;
+        lease.acquire(cluster).await
+    }
+
+    async fn play(self) {
         let started = Instant::now();
         let think = Duration::from_millis(self.room.settings.cpu_ms);
         // `None` when cancelled, or if the player failed: then the first legal move is played

@@ -6,6 +6,7 @@
 
 mod commit;
 mod cpu;
+pub mod cpu_claim;
 mod evict;
 pub mod scheduler;
 
@@ -86,6 +87,25 @@ impl RoomCell {
             cpu: Mutex::new(None),
             used_at: AtomicI64::new(now_ms()),
         })
+    }
+
+    /// Whether a CPU turn is being thought here.
+    fn cpu_turn_running(&self) -> bool {
+        self.cpu.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    }
+
+    /// Forgets the CPU turn whose cancellation flag is `cancel` if it is still the current one
+    /// (it ended without playing: a later look at the room may start it again).
+    fn end_cpu_turn(&self, cancel: &Arc<AtomicBool>) -> bool {
+        let mut cpu = self.cpu.lock().unwrap_or_else(|e| e.into_inner());
+        match cpu.as_ref() {
+            Some(turn) if Arc::ptr_eq(&turn.cancel, cancel) => {
+                *cpu = None;
+                true
+            }
+            Some(_) => false,
+            None => true,
+        }
     }
 
     fn cancel_cpu(&self) {
@@ -178,9 +198,12 @@ impl Rooms {
         rooms
     }
 
-    /// Makes these rooms one node of a cluster (before serving). A second call is ignored.
-    pub fn join_cluster(&self, cluster: Arc<crate::cluster::Cluster>) {
-        let _ = self.cluster.set(cluster);
+    /// Makes these rooms one node of a cluster (before serving), and starts looking for the CPU
+    /// turns no node thinks (`cpu_claim`). A second call is ignored.
+    pub fn join_cluster(self: &Arc<Self>, cluster: Arc<crate::cluster::Cluster>) {
+        if self.cluster.set(cluster.clone()).is_ok() {
+            self.start_cpu_scan(cluster);
+        }
     }
 
     /// The cluster this node belongs to, if any.
