@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use dames_loadtest::{connections, crash, play, reconnect, GameKind, RunReport, Target};
+use dames_loadtest::{connections, crash, play, reconnect, GameKind, RunReport, Spread, Target};
 
 use crate::serve::parse_duration;
 
@@ -124,6 +124,21 @@ pub struct Common {
         conflicts_with = "url"
     )]
     server_args: Vec<String>,
+    /// Spawn this many nodes (with --database and --redis: a cluster; the clients are spread
+    /// over the nodes round-robin, the two seats of a game on different nodes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=16), conflicts_with = "url")]
+    nodes: u64,
+    /// A PostgreSQL database for the spawned nodes (`postgres://…`, made with `createdb`),
+    /// instead of a temporary SQLite file per run.
+    #[arg(long, conflicts_with = "url")]
+    database: Option<String>,
+    /// With several nodes: the two seats of a game on one node (`rooms`) rather than on two
+    /// (`seats`, the default: each move crosses between nodes).
+    #[arg(long, default_value = "seats", value_parser = ["seats", "rooms"])]
+    spread: String,
+    /// The Redis of the spawned nodes (requires --database); each run gets a key prefix of its own.
+    #[arg(long, requires = "database")]
+    redis: Option<String>,
     /// Run this many times; with more than one, the median of every figure follows.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=25))]
     runs: u32,
@@ -138,9 +153,40 @@ impl Common {
             Some(url) => Target::running(url, self.pid)?,
             None => Target::Spawn {
                 bin: self.server_bin()?,
-                args: self.server_args.clone(),
+                args: self.spawn_args(),
+                nodes: self.nodes as usize,
+                spread: self.spread(),
             },
         })
+    }
+
+    fn spread(&self) -> Spread {
+        if self.spread == "rooms" {
+            Spread::Rooms
+        } else {
+            Spread::Seats
+        }
+    }
+
+    /// The options of the spawned `dames serve`: --server-arg, the database and Redis.
+    fn spawn_args(&self) -> Vec<String> {
+        let mut args = self.server_args.clone();
+        if let Some(url) = &self.database {
+            args.extend(["--database".to_owned(), url.clone()]);
+        }
+        if let Some(url) = &self.redis {
+            let stamp = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let prefix = format!("dames-loadtest:{stamp:x}:");
+            args.extend([
+                "--redis".to_owned(),
+                url.clone(),
+                "--redis-prefix".to_owned(),
+                prefix,
+            ]);
+        }
+        args
     }
 
     fn server_bin(&self) -> anyhow::Result<PathBuf> {
@@ -264,13 +310,15 @@ async fn dispatch(cmd: Command) -> anyhow::Result<i32> {
             }
             let config = crash::Config {
                 bin: common.server_bin()?,
-                server_args: common.server_args.clone(),
+                server_args: common.spawn_args(),
                 games,
                 kinds: dames_loadtest::parse_kinds(&kinds)?,
                 kills,
                 min_moves,
                 max_moves,
                 self_test,
+                nodes: common.nodes as usize,
+                spread: common.spread(),
                 seed,
             };
             let missed_plant = std::cell::Cell::new(false);

@@ -1,6 +1,7 @@
 //! `dames loadtest crash` as CI runs it: 50 games, `kill -9` three times under load, every
 //! acknowledged move still there and resent moves applied at most once; and the self-test, which
-//! deletes a committed move while the server is down and must report exactly that loss.
+//! deletes a committed move while the server is down and must report exactly that loss; and two
+//! nodes on one PostgreSQL database, each killed once in turn.
 #![cfg(feature = "loadtest")]
 
 use std::process::Command;
@@ -50,4 +51,31 @@ fn the_self_test_reports_the_move_it_deleted() {
         (&planted["code"], &planted["ply"], &planted["id"])
     );
     assert_eq!(losses[0]["found"], Value::Null);
+}
+
+#[test]
+fn two_nodes_on_postgresql_lose_no_acknowledged_move_when_one_is_killed() {
+    let pg = dames_server::store::ScratchDatabase::create().unwrap();
+    let redis =
+        std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let url = pg.url();
+    let (code, report) = crash(&[
+        "--games",
+        "5",
+        "--kills",
+        "2",
+        "--nodes",
+        "2",
+        "--spread",
+        "rooms",
+        "--database",
+        &url,
+        "--redis",
+        &redis,
+    ]);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(report["kills"], 2, "{report:#}");
+    assert_eq!(report["losses"], Value::Array(vec![]));
+    assert_eq!(report["violations"], Value::Array(vec![]));
+    assert!(report["moves_acked"].as_u64().unwrap() >= 200, "{report:#}");
 }

@@ -95,7 +95,7 @@ pub async fn run(config: &Config) -> Result<Report> {
         .try_collect()
         .await?;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let server_rss_before_kib = live.pid.and_then(stats::rss_kib);
+    let server_rss_before_kib = live.rss_kib();
 
     let shared = Arc::new(Shared::default());
     let gate = Arc::new(Semaphore::new(config.concurrency.max(1)));
@@ -104,7 +104,7 @@ pub async fn run(config: &Config) -> Result<Report> {
     let mut tasks = JoinSet::new();
     for i in 0..config.sockets {
         let socket = Socket {
-            base: live.base.clone(),
+            base: live.base_for(i),
             code: codes[i % codes.len()].clone(),
             shared: shared.clone(),
             gate: gate.clone(),
@@ -120,7 +120,7 @@ pub async fn run(config: &Config) -> Result<Report> {
     let open_s = opening.elapsed().as_secs_f64();
     let holding = Instant::now();
     tokio::time::sleep(config.hold).await;
-    let server_rss_held_kib = live.pid.and_then(stats::rss_kib);
+    let server_rss_held_kib = live.rss_kib();
     let client_rss_kib = stats::rss_kib(std::process::id());
     let hold_s = holding.elapsed().as_secs_f64();
     let _ = release.send(true);

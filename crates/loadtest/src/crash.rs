@@ -12,6 +12,12 @@
 //! 3. play goes on until the next kill. After the last one the players stop, and the move lists
 //!    are checked once more.
 //!
+//! With `nodes` > 1 (`dames serve` given a shared PostgreSQL database and Redis in
+//! `server_args`), the players are spread over the nodes, the two seats of a game on different
+//! nodes; at each kill one node is killed (in turn), the players of the others stop, the dead
+//! node is started again, and the check reads the games back from it (it loads each room from
+//! the database).
+//!
 //! With `self_test`, while the server is down after the first kill, the last acknowledged move of
 //! one game is deleted from the database: the check must report exactly that loss. A run that
 //! finds a loss stops there (exit code 3 from `dames loadtest`).
@@ -33,7 +39,7 @@ use crate::db;
 use crate::error::{Error, Result};
 use crate::player::{drive, End, Link, Player, Style, ACK_WAIT};
 use crate::rng::Rng;
-use crate::server::{raise_fd_limit, ServerProcess};
+use crate::server::{raise_fd_limit, ServerProcess, Spread};
 use crate::setup::{self, SETUP_CONCURRENCY};
 use crate::stats::{tally_text, Recorder};
 
@@ -57,8 +63,12 @@ pub struct Config {
     pub min_moves: u64,
     /// …and at most.
     pub max_moves: u64,
-    /// Delete a committed move while the server is down; the run must report it.
+    /// Delete a committed move while the server is down; the run must report it (SQLite only).
     pub self_test: bool,
+    /// How many nodes (1: one SQLite server).
+    pub nodes: usize,
+    /// How the players are spread over the nodes.
+    pub spread: Spread,
     /// Seed of the kill moments and the players' choices (`None`: from the clock).
     pub seed: Option<u64>,
 }
@@ -74,6 +84,8 @@ impl Default for Config {
             min_moves: 100,
             max_moves: 400,
             self_test: false,
+            nodes: 1,
+            spread: Spread::Seats,
             seed: None,
         }
     }
@@ -172,13 +184,19 @@ pub async fn run(config: &Config) -> Result<Report> {
     if config.min_moves == 0 || config.max_moves < config.min_moves {
         return Err(Error::Usage("need 1 <= min_moves <= max_moves".into()));
     }
+    if config.self_test && config.nodes > 1 {
+        return Err(Error::Usage(
+            "the self-test deletes from SQLite: one node".into(),
+        ));
+    }
     let _ = raise_fd_limit();
     let started = Instant::now();
     let seed = config.seed.unwrap_or_else(Rng::clock_seed);
     let mut rng = Rng::new(seed);
-    let mut server = ServerProcess::spawn_fresh(&config.bin, &config.server_args)?;
-    let mut api = Api::new(&server.base)?;
-    let games = setup::new_games(&api, &config.kinds, config.games).await?;
+    let mut servers = (0..config.nodes.max(1))
+        .map(|_| ServerProcess::spawn_fresh(&config.bin, &config.server_args))
+        .collect::<Result<Vec<_>>>()?;
+    let games = setup::new_games(&Api::new(&servers[0].base)?, &config.kinds, config.games).await?;
     let mut counts = BTreeMap::new();
     for (kind, _) in &games {
         *counts.entry(*kind).or_insert(0) += 1;
@@ -190,6 +208,11 @@ pub async fn run(config: &Config) -> Result<Report> {
         record: true,
     };
     let (links, mut players) = setup::players(games, &rec, style, &mut rng);
+    let game_of: HashMap<String, usize> = links
+        .iter()
+        .enumerate()
+        .map(|(k, link)| (link.host.code.clone(), k))
+        .collect();
     let mut run = Run {
         report: Report {
             seed,
@@ -216,26 +239,48 @@ pub async fn run(config: &Config) -> Result<Report> {
         let last = phase == config.kills;
         let goal = rec.acked_total.load(Ordering::Relaxed)
             + rng.between(config.min_moves, config.max_moves);
+        let victim = phase % servers.len();
         players = run
-            .phase(players, goal, last, &mut server, &mut rng)
+            .phase(
+                players,
+                goal,
+                last,
+                (&mut servers, config.spread),
+                victim,
+                &mut rng,
+            )
             .await?;
+        // Back in set-up order (they come back in the order they ended): each player keeps
+        // its node from one phase to the next.
+        players.sort_by_key(|p| (game_of[&p.key.code], p.key.seat));
         if last {
             break;
         }
         if config.self_test && phase == 0 {
-            run.report.planted = Some(plant(&server.db, &links, &mut rng)?);
+            run.report.planted = Some(plant(&servers[0].db, &links, &mut rng)?);
         }
-        server.restart()?;
-        api = Api::new(&server.base)?;
-        run.check(&api, &links, &mut players).await?;
+        servers[victim].restart()?;
+        run.check(
+            &apis(&servers, config.spread, links.len())?,
+            &links,
+            &mut players,
+        )
+        .await?;
         if !run.report.losses.is_empty() {
             break;
         }
     }
     if run.report.losses.is_empty() {
-        run.check(&api, &links, &mut players).await?;
+        run.check(
+            &apis(&servers, config.spread, links.len())?,
+            &links,
+            &mut players,
+        )
+        .await?;
     }
-    server.stop()?;
+    for server in &mut servers {
+        server.stop()?;
+    }
     let report = &mut run.report;
     report.moves_acked = rec.acked_total.load(Ordering::Relaxed);
     report.resent_applied = rec.resent_applied.load(Ordering::Relaxed);
@@ -263,14 +308,16 @@ struct Run {
 }
 
 impl Run {
-    /// Plays until `goal` moves are acknowledged (or every game ended), then kills the server —
-    /// or, for the last phase, stops the players. Returns the players.
+    /// Plays until `goal` moves are acknowledged (or every game ended), then kills the server
+    /// `victim` (and stops the players of the others) — or, for the last phase, stops the
+    /// players. Returns the players.
     async fn phase(
         &mut self,
         players: Vec<Player>,
         goal: u64,
         last: bool,
-        server: &mut ServerProcess,
+        (servers, spread): (&mut [ServerProcess], Spread),
+        victim: usize,
         rng: &mut Rng,
     ) -> Result<Vec<Player>> {
         // Counts games finished (seat 0 counts) whether or not a window is measured.
@@ -278,11 +325,12 @@ impl Run {
         let (stop, stopped) = watch::channel(false);
         let mut tasks = JoinSet::new();
         let mut parked = Vec::new();
-        for p in players {
+        for (i, p) in players.into_iter().enumerate() {
             if p.finished && p.outstanding.is_none() {
                 parked.push(p);
             } else {
-                tasks.spawn(drive(p, server.base.clone(), stopped.clone(), 0));
+                let base = servers[spread.node(i, servers.len())].base.clone();
+                tasks.spawn(drive(p, base, stopped.clone(), 0));
             }
         }
         let deadline = Instant::now() + PHASE_LIMIT;
@@ -300,7 +348,11 @@ impl Run {
             let _ = stop.send(true);
         } else {
             tokio::time::sleep(Duration::from_millis(rng.below(20))).await;
-            server.kill9()?;
+            servers[victim].kill9()?;
+            if servers.len() > 1 {
+                // The players of the other nodes stop too: everyone is checked, then goes on.
+                let _ = stop.send(true);
+            }
             self.report.kills += 1;
             self.report
                 .acked_at_kills
@@ -342,14 +394,14 @@ impl Run {
     /// unacknowledged move what its acknowledgement must say.
     async fn check(
         &mut self,
-        api: &Api,
+        apis: &[Api],
         links: &[Arc<Link>],
         players: &mut [Player],
     ) -> Result<()> {
         self.report.checks += 1;
-        let records: HashMap<String, GameRecord> = stream::iter(links)
-            .map(|link| async move {
-                let record = api.record(&link.host).await?;
+        let records: HashMap<String, GameRecord> = stream::iter(links.iter().enumerate())
+            .map(|(k, link)| async move {
+                let record = apis[k].record(&link.host).await?;
                 Ok::<_, Error>((link.host.code.clone(), record))
             })
             .buffer_unordered(SETUP_CONCURRENCY)
@@ -400,6 +452,18 @@ fn losses(
             })
         })
         .collect()
+}
+
+/// For each game (in set-up order), the node its host plays on: the game is read back from it
+/// (with `--spread rooms` and no fan-out, the other nodes may hold a stale copy of the room).
+fn apis(servers: &[ServerProcess], spread: Spread, games: usize) -> Result<Vec<Api>> {
+    let nodes = servers
+        .iter()
+        .map(|s| Api::new(&s.base))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((0..games)
+        .map(|k| nodes[spread.node(2 * k, servers.len())].clone())
+        .collect())
 }
 
 /// Self-test: deletes the last acknowledged move of a random game whose last action it is.

@@ -95,5 +95,5 @@ run_report!(
 
 pub use api::GameKind;
 pub use error::{Error, Result};
-pub use server::{raise_fd_limit, ServerProcess, Target};
+pub use server::{raise_fd_limit, ServerProcess, Spread, Target};
 pub use setup::parse_kinds;

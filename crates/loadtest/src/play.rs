@@ -135,16 +135,13 @@ pub async fn run(config: &Config) -> Result<Report> {
     let (_links, players) = setup::players(games, &rec, style, &mut rng);
     let (stop, stopped) = watch::channel(false);
     let mut tasks = JoinSet::new();
-    for player in players {
-        tasks.spawn(drive(
-            player,
-            live.base.clone(),
-            stopped.clone(),
-            RECONNECTS,
-        ));
+    for (i, player) in players.into_iter().enumerate() {
+        // The two seats of a game (players 2k and 2k + 1) on different nodes when there are
+        // several: each move crosses from one node to the other through the fan-out.
+        tasks.spawn(drive(player, live.base_for(i), stopped.clone(), RECONNECTS));
     }
     tokio::time::sleep(config.warmup).await;
-    let cpu = Cpu::now(live.pid);
+    let cpu = Cpu::now(&live.pids);
     let window = Instant::now();
     rec.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(config.duration).await;
@@ -153,7 +150,7 @@ pub async fn run(config: &Config) -> Result<Report> {
     let (server_cpu_pct, client_cpu_pct) = cpu.percent(duration_s);
     let _ = stop.send(true);
     let players_failed = join_players(&mut tasks).await;
-    let server_rss_kib = live.pid.and_then(stats::rss_kib);
+    let server_rss_kib = live.rss_kib();
     live.finish()?;
     let moves = rec.moves.load(Ordering::Relaxed);
     Ok(Report {
@@ -197,14 +194,21 @@ async fn join_players(tasks: &mut JoinSet<(crate::player::Player, End)>) -> u64 
 
 /// CPU time of the server and of this process at the start of a window.
 pub(crate) struct Cpu {
-    server: Option<(u32, Duration)>,
+    server: Option<(Vec<u32>, Duration)>,
     client: Option<Duration>,
 }
 
+/// The CPU time of every process of `pids` together (`None` if one cannot be read, or none).
+fn cpu_time_of(pids: &[u32]) -> Option<Duration> {
+    let each: Option<Vec<Duration>> = pids.iter().map(|&p| stats::cpu_time(p)).collect();
+    each.filter(|e| !e.is_empty()).map(|e| e.iter().sum())
+}
+
 impl Cpu {
-    pub fn now(server_pid: Option<u32>) -> Cpu {
+    /// With several nodes, the server's CPU is theirs together.
+    pub fn now(server_pids: &[u32]) -> Cpu {
         Cpu {
-            server: server_pid.and_then(|pid| Some((pid, stats::cpu_time(pid)?))),
+            server: cpu_time_of(server_pids).map(|t| (server_pids.to_vec(), t)),
             client: stats::cpu_time(std::process::id()),
         }
     }
@@ -216,7 +220,8 @@ impl Cpu {
         };
         (
             self.server
-                .and_then(|(pid, before)| pct(before, stats::cpu_time(pid))),
+                .as_ref()
+                .and_then(|(pids, before)| pct(*before, cpu_time_of(pids))),
             self.client
                 .and_then(|before| pct(before, stats::cpu_time(std::process::id()))),
         )

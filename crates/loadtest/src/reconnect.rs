@@ -77,13 +77,8 @@ pub async fn run(config: &Config) -> Result<Report> {
     let started = Instant::now();
     let deadline = started + config.duration;
     let mut tasks = JoinSet::new();
-    for key in games.into_iter().flat_map(|(_, seats)| seats) {
-        tasks.spawn(come_and_go(
-            live.base.clone(),
-            key,
-            deadline,
-            shared.clone(),
-        ));
+    for (i, key) in games.into_iter().flat_map(|(_, seats)| seats).enumerate() {
+        tasks.spawn(come_and_go(live.base_for(i), key, deadline, shared.clone()));
     }
     while timeout(2 * STEP_TIMEOUT + config.duration, tasks.join_next())
         .await

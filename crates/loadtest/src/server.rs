@@ -29,13 +29,42 @@ pub enum Target {
         pid: Option<u32>,
     },
     /// `{bin} serve --addr 127.0.0.1:0 --db {temp}/dames.db --no-rate-limits {args…}`, started
-    /// by the run and stopped at its end (it inherits the raised open-file limit).
+    /// by the run and stopped at its end (it inherits the raised open-file limit); `nodes` of
+    /// them, which only makes sense when `args` name a shared database (`--database
+    /// postgres://…` and `--redis …`: a cluster, docs/cluster.md).
     Spawn {
         /// The `dames` binary.
         bin: PathBuf,
         /// More options for `dames serve` (e.g. `--cpu-workers 2`).
         args: Vec<String>,
+        /// How many nodes (at least 1).
+        nodes: usize,
+        /// How the players are spread over the nodes.
+        spread: Spread,
     },
+}
+
+/// How the clients of a run are spread over several nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spread {
+    /// Round-robin by client: the two seats of a game on different nodes (every move crosses
+    /// from one node to the other through the fan-out).
+    #[default]
+    Seats,
+    /// Round-robin by game: both seats of a game on one node (as a proxy hashing the room code
+    /// would; no fan-out needed).
+    Rooms,
+}
+
+impl Spread {
+    /// The node (of `nodes`) of the `i`-th client, clients `2k` and `2k + 1` being the two
+    /// seats of game `k`.
+    pub fn node(self, i: usize, nodes: usize) -> usize {
+        match self {
+            Spread::Seats => i % nodes.max(1),
+            Spread::Rooms => (i / 2) % nodes.max(1),
+        }
+    }
 }
 
 impl Target {
@@ -55,35 +84,67 @@ impl Target {
         match self {
             Target::Running { base, pid } => Ok(Live {
                 base: base.clone(),
-                pid: *pid,
-                process: None,
+                bases: vec![base.clone()],
+                spread: Spread::Seats,
+                pids: pid.iter().copied().collect(),
+                processes: Vec::new(),
             }),
-            Target::Spawn { bin, args } => {
-                let process = ServerProcess::spawn_fresh(bin, args)?;
+            Target::Spawn {
+                bin,
+                args,
+                nodes,
+                spread,
+            } => {
+                let processes = (0..(*nodes).max(1))
+                    .map(|_| ServerProcess::spawn_fresh(bin, args))
+                    .collect::<Result<Vec<_>>>()?;
                 Ok(Live {
-                    base: process.base.clone(),
-                    pid: Some(process.pid()),
-                    process: Some(process),
+                    base: processes[0].base.clone(),
+                    bases: processes.iter().map(|p| p.base.clone()).collect(),
+                    spread: *spread,
+                    pids: processes.iter().map(ServerProcess::pid).collect(),
+                    processes,
                 })
             }
         }
     }
 }
 
-/// A server during a run.
+/// The server (or the nodes) during a run.
 pub(crate) struct Live {
+    /// The first node: where the run sets its games up.
     pub base: String,
-    pub pid: Option<u32>,
-    pub process: Option<ServerProcess>,
+    /// Every node; the clients are spread over them ([`Live::base_for`]).
+    pub bases: Vec<String>,
+    pub spread: Spread,
+    /// The process ids known (every node's when the run spawned them).
+    pub pids: Vec<u32>,
+    pub processes: Vec<ServerProcess>,
 }
 
 impl Live {
-    /// Stops the server if the run started it.
+    /// The node of the `i`-th client ([`Spread::node`]).
+    pub fn base_for(&self, i: usize) -> String {
+        self.bases[self.spread.node(i, self.bases.len())].clone()
+    }
+
+    /// The resident memory of every known server process together, in KiB.
+    pub fn rss_kib(&self) -> Option<u64> {
+        let each: Option<Vec<u64>> = self
+            .pids
+            .iter()
+            .map(|&p| crate::stats::rss_kib(p))
+            .collect();
+        each.filter(|e| !e.is_empty()).map(|e| e.iter().sum())
+    }
+
+    /// Stops the servers the run started.
     pub fn finish(mut self) -> Result<()> {
-        match self.process.take() {
-            Some(mut p) => p.stop(),
-            None => Ok(()),
+        let mut result = Ok(());
+        for mut p in self.processes.drain(..) {
+            result = result.and(p.stop());
         }
+        result
     }
 }
 
@@ -281,6 +342,14 @@ pub fn raise_fd_limit() -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seats_or_rooms_are_spread_over_the_nodes() {
+        let nodes = |spread: Spread| (0..6).map(|i| spread.node(i, 2)).collect::<Vec<_>>();
+        assert_eq!(nodes(Spread::Seats), [0, 1, 0, 1, 0, 1]);
+        assert_eq!(nodes(Spread::Rooms), [0, 0, 1, 1, 0, 0]);
+        assert_eq!(Spread::Seats.node(5, 1), 0);
+    }
 
     #[test]
     fn only_loopback_http_urls_are_targets() {
