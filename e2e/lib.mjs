@@ -15,15 +15,20 @@ process.on('exit', () => {
   for (const c of children) c.kill('SIGKILL');
 });
 
+/** The `dames` binary: DAMES_BIN, or the one `cargo build --profile e2e -p dames` just built
+ * (it honours CARGO_TARGET_DIR too). */
+export function serverBin() {
+  const target = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : resolve(E2E_DIR, '../target');
+  return process.env.DAMES_BIN ? resolve(E2E_DIR, process.env.DAMES_BIN) : join(target, 'e2e', 'dames');
+}
+
 /**
  * Starts `dames serve` on a random port with a fresh database; resolves with its base URL.
  * DAMES_URL skips this and uses a server already running (development).
  */
 export async function startServer() {
   if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
-  // The binary `cargo build --profile e2e -p dames` just built (it honours CARGO_TARGET_DIR too).
-  const target = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : resolve(E2E_DIR, '../target');
-  const bin = process.env.DAMES_BIN ? resolve(E2E_DIR, process.env.DAMES_BIN) : join(target, 'e2e', 'dames');
+  const bin = serverBin();
   const dir = mkdtempSync(join(tmpdir(), 'dames-e2e-'));
   const db = join(dir, 'dames.db');
   let child = null;
@@ -82,10 +87,13 @@ export async function launchBrowser() {
  * short CPU think time for the games it creates.
  * @param {import('playwright-core').Browser} browser
  */
-export async function newPerson(browser, { name = 'Ana', lang = null, phone = false, cpuMs = 200 } = {}) {
-  const ctx = await browser.newContext(phone
-    ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
-    : { viewport: { width: 1280, height: 860 } });
+export async function newPerson(browser, { name = 'Ana', lang = null, phone = false, cpuMs = 200, userAgent = undefined } = {}) {
+  const ctx = await browser.newContext({
+    ...(phone
+      ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+      : { viewport: { width: 1280, height: 860 } }),
+    ...(userAgent ? { userAgent } : {}),
+  });
   await ctx.addInitScript(([n, l, ms]) => {
     if (n && !localStorage.getItem('dames.name')) localStorage.setItem('dames.name', n);
     if (l && !localStorage.getItem('dames.lang')) localStorage.setItem('dames.lang', l);
