@@ -2,11 +2,20 @@
 //! `dames_client` cookie or by seat, for every action a client can repeat — creating and joining
 //! rooms, looking up codes, acting in a room (HTTP and WebSocket), hints, reviews. Nothing here is
 //! persisted: a restart forgets every counter (docs/storage.md). `--no-rate-limits` turns it off.
+//!
+//! In a cluster (docs/cluster.md, "Rate limits"), the limits by address and browser cookie
+//! ([`RateLimiter::check`], [`RateLimiter::take`], [`RateLimiter::take_ip`]) are counted in Redis,
+//! the same token buckets kept by one Lua script, so that N nodes do not give N times the limit;
+//! if Redis does not answer, the node's own buckets count (logged once), never nothing. The limits
+//! per seat and per socket stay in each node's memory.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use crate::cluster::Cluster;
 
 use crate::config::{Limits, Rate};
 use crate::error::AppError;
@@ -29,6 +38,19 @@ pub enum Action {
     Feedback,
 }
 
+impl Action {
+    fn name(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::Join => "join",
+            Action::UnknownCode => "unknown-code",
+            Action::Act => "act",
+            Action::Hint => "hint",
+            Action::Feedback => "feedback",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
     Ip(IpAddr),
@@ -43,11 +65,54 @@ struct Bucket {
     at: Instant,
 }
 
+impl Key {
+    /// Its part of a Redis key.
+    fn to_redis(&self) -> String {
+        match self {
+            Key::Ip(ip) => format!("ip:{ip}"),
+            Key::Client(c) => format!("client:{c}"),
+            Key::Seat(s) => format!("seat:{s}"),
+        }
+    }
+}
+
+/// The token buckets `KEYS` (burst `ARGV[1]`, regained per minute `ARGV[2]`) refilled to Redis's
+/// clock; if one has less than a token, the milliseconds until it has one, else 0, after taking
+/// a token from each when `ARGV[3]` is 1. A bucket is kept until it would be full again.
+const BUCKETS: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local burst = tonumber(ARGV[1])
+local per_ms = tonumber(ARGV[2]) / 60000
+local tokens = {}
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local b = redis.call('HMGET', key, 'tokens', 'at')
+  local tk = tonumber(b[1]) or burst
+  local at = tonumber(b[2]) or now
+  tk = math.min(burst, tk + math.max(0, now - at) * per_ms)
+  tokens[i] = tk
+  if tk < 1 then wait = math.max(wait, (1 - tk) / per_ms) end
+end
+if wait > 0 then return math.ceil(wait) end
+if ARGV[3] == '1' then
+  for i, key in ipairs(KEYS) do
+    local left = tokens[i] - 1
+    redis.call('HSET', key, 'tokens', tostring(left), 'at', now)
+    redis.call('PEXPIRE', key, math.ceil((burst - left) / per_ms) + 1000)
+  end
+end
+return 0";
+
 /// The limiter shared by every request.
 #[derive(Debug)]
 pub struct RateLimiter {
     limits: Limits,
     buckets: Mutex<HashMap<(Action, Key), Bucket>>,
+    /// The cluster's Redis, where the limits by address and browser are counted.
+    shared: Option<Arc<Cluster>>,
+    /// Whether a Redis failure was logged (once).
+    warned: AtomicBool,
 }
 
 impl RateLimiter {
@@ -56,6 +121,16 @@ impl RateLimiter {
         Self {
             limits,
             buckets: Mutex::new(HashMap::new()),
+            shared: None,
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    /// The same limiter counting the limits by address and browser in `cluster`'s Redis.
+    pub fn shared(self, cluster: Option<Arc<Cluster>>) -> Self {
+        Self {
+            shared: cluster,
+            ..self
         }
     }
 
@@ -78,13 +153,31 @@ impl RateLimiter {
 
     /// Fails with `rate_limited` if `ip` or `client` has no token left for `action`, without
     /// taking one.
-    pub fn check(&self, action: Action, ip: IpAddr, client: Option<&str>) -> Result<(), AppError> {
-        self.apply(action, ip, client, false)
+    ///
+    /// # Errors
+    /// `rate_limited` with the seconds to wait.
+    pub async fn check(
+        &self,
+        action: Action,
+        ip: IpAddr,
+        client: Option<&str>,
+    ) -> Result<(), AppError> {
+        self.apply_shared(action, Self::keys(ip, client), false)
+            .await
     }
 
     /// Takes one token for `action` from `ip` and `client`, or fails with `rate_limited`.
-    pub fn take(&self, action: Action, ip: IpAddr, client: Option<&str>) -> Result<(), AppError> {
-        self.apply(action, ip, client, true)
+    ///
+    /// # Errors
+    /// `rate_limited` with the seconds to wait.
+    pub async fn take(
+        &self,
+        action: Action,
+        ip: IpAddr,
+        client: Option<&str>,
+    ) -> Result<(), AppError> {
+        self.apply_shared(action, Self::keys(ip, client), true)
+            .await
     }
 
     /// Takes one token for `action` from the seat whose token is `seat`, or fails with
@@ -100,19 +193,57 @@ impl RateLimiter {
 
     /// Takes one token for `action` from address `ip` (IPv6: its /64), or fails with
     /// `rate_limited`.
-    pub fn take_ip(&self, action: Action, ip: IpAddr) -> Result<(), AppError> {
+    ///
+    /// # Errors
+    /// `rate_limited` with the seconds to wait.
+    pub async fn take_ip(&self, action: Action, ip: IpAddr) -> Result<(), AppError> {
         let key = Key::Ip(crate::net::client_ip::limit_key(ip));
-        self.apply_keys(action, vec![key], true)
+        self.apply_shared(action, vec![key], true).await
     }
 
-    fn apply(
+    /// [`RateLimiter::apply_keys`] in the cluster's Redis if there is one and it answers.
+    async fn apply_shared(
         &self,
         action: Action,
-        ip: IpAddr,
-        client: Option<&str>,
+        keys: Vec<Key>,
         take: bool,
     ) -> Result<(), AppError> {
-        self.apply_keys(action, Self::keys(ip, client), take)
+        let Some(cluster) = self.shared.as_ref().filter(|_| self.limits.enabled) else {
+            return self.apply_keys(action, keys, take);
+        };
+        match self.apply_redis(cluster, action, &keys, take).await {
+            Ok(0) => Ok(()),
+            Ok(wait_ms) => Err(AppError::RateLimited(wait_ms.div_ceil(1000).max(1))),
+            Err(err) => {
+                if !self.warned.swap(true, Ordering::Relaxed) {
+                    tracing::error!("rate limits counted by this node alone (Redis: {err})");
+                }
+                self.apply_keys(action, keys, take)
+            }
+        }
+    }
+
+    /// Runs [`BUCKETS`]: the milliseconds to wait, or 0.
+    async fn apply_redis(
+        &self,
+        cluster: &Cluster,
+        action: Action,
+        keys: &[Key],
+        take: bool,
+    ) -> Result<u64, redis::RedisError> {
+        let rate = self.rate(action);
+        static SCRIPT: std::sync::LazyLock<redis::Script> =
+            std::sync::LazyLock::new(|| redis::Script::new(BUCKETS));
+        let mut script = SCRIPT.prepare_invoke();
+        for key in keys {
+            script.key(cluster.key(&["rate", action.name(), &key.to_redis()]));
+        }
+        script
+            .arg(rate.burst)
+            .arg(rate.per_minute.max(1))
+            .arg(u8::from(take));
+        let mut conn = cluster.conn();
+        script.invoke_async(&mut conn).await
     }
 
     fn apply_keys(&self, action: Action, keys: Vec<Key>, take: bool) -> Result<(), AppError> {
@@ -183,32 +314,37 @@ mod tests {
         })
     }
 
-    #[test]
-    fn a_bucket_empties_then_refuses_with_a_retry_delay() {
+    #[tokio::test]
+    async fn a_bucket_empties_then_refuses_with_a_retry_delay() {
         let l = limiter();
         let ip: IpAddr = "127.0.0.1".parse().unwrap();
         for _ in 0..3 {
-            l.take(Action::UnknownCode, ip, Some("c1")).unwrap();
+            l.take(Action::UnknownCode, ip, Some("c1")).await.unwrap();
         }
-        let err = l.take(Action::UnknownCode, ip, Some("c1")).unwrap_err();
+        let err = l
+            .take(Action::UnknownCode, ip, Some("c1"))
+            .await
+            .unwrap_err();
         assert!(
             matches!(err, AppError::RateLimited(s) if (1..=60).contains(&s)),
             "{err:?}"
         );
         // Another cookie from the same IP is refused too; another IP with the same cookie too.
-        assert!(l.check(Action::UnknownCode, ip, Some("c2")).is_err());
+        assert!(l.check(Action::UnknownCode, ip, Some("c2")).await.is_err());
         assert!(l
             .check(Action::UnknownCode, "10.0.0.1".parse().unwrap(), Some("c1"))
+            .await
             .is_err());
         assert!(l
             .check(Action::UnknownCode, "10.0.0.1".parse().unwrap(), Some("c3"))
+            .await
             .is_ok());
         // Other actions have their own buckets.
-        assert!(l.check(Action::Create, ip, Some("c1")).is_ok());
+        assert!(l.check(Action::Create, ip, Some("c1")).await.is_ok());
     }
 
-    #[test]
-    fn seats_browsers_and_addresses_have_their_own_buckets() {
+    #[tokio::test]
+    async fn seats_browsers_and_addresses_have_their_own_buckets() {
         let l = RateLimiter::new(Limits::default());
         let act = Limits::default().act;
         for _ in 0..act.burst {
@@ -222,11 +358,12 @@ mod tests {
         assert!(l.take_seat(Action::Hint, "seat-a").is_err());
         let ip: IpAddr = "2001:db8::1".parse().unwrap();
         for _ in 0..Limits::default().feedback.burst {
-            l.take_ip(Action::Feedback, ip).unwrap();
+            l.take_ip(Action::Feedback, ip).await.unwrap();
         }
         // The same /64.
         assert!(l
             .take_ip(Action::Feedback, "2001:db8::2".parse().unwrap())
+            .await
             .is_err());
         let off = RateLimiter::new(Limits {
             enabled: false,
@@ -237,12 +374,50 @@ mod tests {
         }
     }
 
-    #[test]
-    fn check_takes_nothing() {
+    async fn node(prefix: &str) -> Option<Arc<Cluster>> {
+        let url = crate::cluster::tests::test_url();
+        Some(Arc::new(Cluster::connect(&url, prefix).await.unwrap()))
+    }
+
+    #[tokio::test]
+    async fn nodes_of_a_cluster_share_the_buckets_by_address_and_browser() {
+        let prefix = crate::cluster::tests::scratch_prefix();
+        let a = limiter().shared(node(&prefix).await);
+        let b = limiter().shared(node(&prefix).await);
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        let mut taken = 0;
+        for i in 0..10 {
+            let node = if i % 2 == 0 { &a } else { &b };
+            if node.take(Action::UnknownCode, ip, Some("c1")).await.is_ok() {
+                taken += 1;
+            }
+        }
+        // The burst of one node, not of two.
+        assert_eq!(taken, 3);
+        let err = b.check(Action::UnknownCode, ip, None).await.unwrap_err();
+        assert!(
+            matches!(err, AppError::RateLimited(s) if (1..=60).contains(&s)),
+            "{err:?}"
+        );
+        // The same browser elsewhere, and the seats' limits stay per node.
+        let other: IpAddr = "192.0.2.2".parse().unwrap();
+        assert!(a
+            .check(Action::UnknownCode, other, Some("c1"))
+            .await
+            .is_err());
+        assert!(a
+            .check(Action::UnknownCode, other, Some("c2"))
+            .await
+            .is_ok());
+        assert!(a.check(Action::Create, ip, Some("c1")).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn check_takes_nothing() {
         let l = limiter();
         let ip: IpAddr = "::1".parse().unwrap();
         for _ in 0..10 {
-            l.check(Action::UnknownCode, ip, None).unwrap();
+            l.check(Action::UnknownCode, ip, None).await.unwrap();
         }
     }
 }

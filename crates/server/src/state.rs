@@ -80,12 +80,13 @@ impl AppState {
                 notify.changed(room);
             },
         ));
+        let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
         Ok(Self {
             cluster,
             live,
             rooms,
             store,
-            limiter: Arc::new(RateLimiter::new(config.limits.clone())),
+            limiter,
             websockets: Arc::new(WebSockets::new(if config.limits.enabled {
                 config.network.max_websockets_per_ip
             } else {

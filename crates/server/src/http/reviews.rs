@@ -152,7 +152,7 @@ async fn add(
         return Err(AppError::RateLimited(3600));
     }
     // Several browsers behind one address ([`crate::ratelimit::Action::Feedback`]).
-    state.limiter.take_ip(Limit::Feedback, caller.ip)?;
+    state.limiter.take_ip(Limit::Feedback, caller.ip).await?;
     let mut row = FeedbackRow {
         id: 0,
         kind: kind.to_owned(),

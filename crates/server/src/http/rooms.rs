@@ -61,13 +61,19 @@ pub async fn lookup(
     code: &str,
 ) -> Result<Arc<RoomCell>, AppError> {
     let client = Some(caller.client.as_str());
-    state.limiter.check(Limit::UnknownCode, caller.ip, client)?;
+    state
+        .limiter
+        .check(Limit::UnknownCode, caller.ip, client)
+        .await?;
     let found = match token::normalize_code(code) {
         Some(code) => state.rooms.get(&code).await,
         None => Err(AppError::UnknownRoom),
     };
     if matches!(found, Err(AppError::UnknownRoom)) {
-        state.limiter.take(Limit::UnknownCode, caller.ip, client)?;
+        state
+            .limiter
+            .take(Limit::UnknownCode, caller.ip, client)
+            .await?;
     }
     found
 }
@@ -221,7 +227,8 @@ async fn create(
     }
     state
         .limiter
-        .take(Limit::Create, caller.ip, Some(&caller.client))?;
+        .take(Limit::Create, caller.ip, Some(&caller.client))
+        .await?;
     let token = token::random_hex128();
     let host = Occupant::Human {
         name,
@@ -334,7 +341,8 @@ async fn join(
 ) -> Result<Response, AppError> {
     state
         .limiter
-        .take(Limit::Join, caller.ip, Some(&caller.client))?;
+        .take(Limit::Join, caller.ip, Some(&caller.client))
+        .await?;
     let cell = lookup(&state, &caller, &code).await?;
     let name = valid_name(&body.name)?;
     let presented = {

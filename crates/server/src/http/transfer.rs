@@ -80,7 +80,8 @@ async fn claim(
 ) -> Result<Response, AppError> {
     state
         .limiter
-        .take(Limit::Join, caller.ip, Some(&caller.client))?;
+        .take(Limit::Join, caller.ip, Some(&caller.client))
+        .await?;
     if !crate::token::is_hex128(&body.token) {
         return Err(AppError::InvalidTransfer);
     }
