@@ -3,28 +3,63 @@
 //! a room on its own), and a game with no move for 45 days ends as
 //! abandoned (no result) and is then deleted 30 days later. The durations come from
 //! [`crate::config::Retention`].
+//!
+//! In a cluster, each sweep runs on one node at a time: the node holding the `retention` lease
+//! in Redis (docs/cluster.md, "Retention"); a node that cannot take it skips that sweep.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::cluster::lease::Lease;
+use crate::cluster::Cluster;
 use crate::config::Retention;
 use crate::error::AppError;
 use crate::rooms::{blocking, now_ms, Rooms};
 use crate::store::{Cutoffs, Store};
 
-/// Runs [`sweep`] forever at the configured interval.
+/// How long the retention lease lasts unless renewed (renewed during a long sweep).
+const LEASE: Duration = Duration::from_secs(10);
+
+/// Runs [`sweep`] forever at the configured interval (in a cluster, when no other node sweeps).
 pub async fn run(rooms: Arc<Rooms>, store: Arc<dyn Store>, retention: Retention) {
     let mut tick = tokio::time::interval(retention.sweep_every.max(Duration::from_millis(10)));
     loop {
         tick.tick().await;
-        match sweep(&rooms, &store, &retention).await {
-            Ok((deleted, abandoned)) if deleted + abandoned > 0 => {
+        let swept = alone(rooms.cluster(), || sweep(&rooms, &store, &retention)).await;
+        match swept {
+            Some(Ok((deleted, abandoned))) if deleted + abandoned > 0 => {
                 tracing::info!("retention: {deleted} rooms deleted, {abandoned} games abandoned");
             }
-            Ok(_) => {}
-            Err(err) => tracing::error!("retention sweep failed: {err}"),
+            Some(Ok(_)) | None => {}
+            Some(Err(err)) => tracing::error!("retention sweep failed: {err}"),
         }
     }
+}
+
+/// Runs `work` if no other node of `cluster` runs it now (holding the `retention` lease while
+/// it runs); with no cluster, runs it. `None` if another node holds the lease. If Redis does not
+/// answer, the work runs anyway: a sweep twice at once deletes nothing twice (each deletion and
+/// each abandonment is a checked change of its own).
+async fn alone<T, F: std::future::Future<Output = T>>(
+    cluster: Option<&Arc<Cluster>>,
+    work: impl FnOnce() -> F,
+) -> Option<T> {
+    let Some(cluster) = cluster else {
+        return Some(work().await);
+    };
+    let lease = Lease::new(cluster.key(&["retention"]), LEASE);
+    match lease.acquire(cluster).await {
+        Ok(true) => {}
+        Ok(false) => return None,
+        Err(err) => tracing::warn!("retention lease not taken ({err}): sweeping anyway"),
+    }
+    let keep = lease.keep(cluster.clone(), || {});
+    let out = work().await;
+    drop(keep);
+    if let Err(err) = lease.release(cluster).await {
+        tracing::warn!("retention lease not released: {err}");
+    }
+    Some(out)
 }
 
 fn ms(d: Duration) -> i64 {
@@ -85,4 +120,54 @@ pub async fn sweep(
     })
     .await?;
     Ok((due.delete.len(), due.abandon.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::cluster::tests::{scratch_prefix, test_url};
+
+    #[tokio::test]
+    async fn two_nodes_sweeping_often_never_sweep_at_once() {
+        let prefix = scratch_prefix();
+        let inside = Arc::new(AtomicUsize::new(0));
+        let mut nodes = Vec::new();
+        for _ in 0..2 {
+            let cluster = Arc::new(Cluster::connect(&test_url(), &prefix).await.unwrap());
+            let inside = inside.clone();
+            nodes.push(tokio::spawn(async move {
+                let (mut swept, mut skipped) = (0, 0);
+                let until = tokio::time::Instant::now() + Duration::from_millis(1_500);
+                while tokio::time::Instant::now() < until {
+                    let ran = alone(Some(&cluster), || async {
+                        assert_eq!(
+                            inside.fetch_add(1, Ordering::SeqCst),
+                            0,
+                            "two sweeps at once"
+                        );
+                        tokio::time::sleep(Duration::from_millis(30)).await;
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .await;
+                    match ran {
+                        Some(()) => swept += 1,
+                        None => skipped += 1,
+                    }
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                (swept, skipped)
+            }));
+        }
+        let mut skipped = 0;
+        for node in nodes {
+            let (s, k) = node.await.unwrap();
+            assert!(s > 0, "a node never swept");
+            skipped += k;
+        }
+        assert!(skipped > 0, "the nodes never met");
+        // With no cluster, the work just runs.
+        assert_eq!(alone(None, || async { 7 }).await, Some(7));
+    }
 }
