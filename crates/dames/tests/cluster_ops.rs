@@ -3,85 +3,65 @@
 //! node is killed (-9), another node takes the turn over and the CPU's move arrives within 5 s.
 #![cfg(feature = "server")]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+mod common;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// A running `dames serve` node: the process, its base URL, its cluster node id.
-struct Node {
-    child: Child,
-    base: String,
-    id: String,
+use common::cluster::redis_url;
+use common::Node;
+use dames_server::store::ScratchDatabase;
+
+/// Nodes on one new database and a Redis prefix of their own, with the given options.
+struct Nodes {
+    nodes: Vec<Node>,
+    prefix: String,
+    // Dropped after the nodes.
+    _db: ScratchDatabase,
 }
 
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Nodes {
+    fn start(n: usize, extra: &[&str]) -> Nodes {
+        let db = ScratchDatabase::create().unwrap();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let prefix = format!("dames-test:ops-{}-{nanos:x}:", std::process::id());
+        let url = db.url();
+        let mut args = vec!["--log", "info", "--database", &url];
+        let redis = redis_url();
+        args.extend(["--redis", &redis, "--redis-prefix", &prefix]);
+        args.extend(extra);
+        let nodes = (0..n).map(|_| Node::spawn(&args)).collect();
+        Nodes {
+            nodes,
+            prefix,
+            _db: db,
+        }
     }
 }
 
-/// The Redis of the tests.
-fn redis_url() -> String {
-    std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
-}
-
-/// A key prefix of this test's own.
-fn scratch_prefix() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("dames-test:ops{}{nanos}:", std::process::id())
-}
-
-/// Starts a node on `database` and the tests' Redis under `prefix`, with `extra` options.
-fn spawn(database: &str, prefix: &str, extra: &[&str]) -> Node {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dames"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--log", "info"])
-        .args(["--database", database, "--redis", &redis_url()])
-        .args(["--redis-prefix", prefix])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let id = Arc::new(Mutex::new(None::<String>));
-    let found = id.clone();
-    let err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(err).lines().map_while(Result::ok) {
-            eprintln!("node: {line}");
-            if let Some((_, node)) = line.split_once("cluster node ") {
-                *found.lock().unwrap() = Some(node.trim().to_owned());
-            }
-        }
-    });
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    // Logged before the address is printed, but read by another thread.
+/// The cluster node id node `node` logged at start.
+fn node_id(node: &Node) -> String {
     let start = Instant::now();
-    let id = loop {
-        if let Some(id) = id.lock().unwrap().clone() {
-            break id;
+    loop {
+        let lines = node.stderr.lock().unwrap();
+        let found = lines.iter().find_map(|l| {
+            l.split_once("cluster node ")
+                .map(|(_, id)| id.trim().to_owned())
+        });
+        drop(lines);
+        if let Some(id) = found {
+            return id;
         }
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "no node id logged"
         );
         std::thread::sleep(Duration::from_millis(10));
-    };
-    Node { child, base, id }
+    }
 }
 
 /// Polls `check` every 50 ms until it gives a value; panics after `limit`.
@@ -101,7 +81,7 @@ async fn until<T, F: std::future::Future<Output = Option<T>>>(
 }
 
 async fn room(http: &reqwest::Client, node: &Node, code: &str) -> Value {
-    http.get(format!("{}/api/rooms/{code}", node.base))
+    http.get(format!("{}/api/rooms/{code}", node.base()))
         .send()
         .await
         .unwrap()
@@ -122,16 +102,15 @@ async fn redis_get(key: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
-    let pg = dames_server::store::ScratchDatabase::create().unwrap();
-    let prefix = scratch_prefix();
-    let mut nodes = vec![
-        spawn(&pg.url(), &prefix, &["--no-rate-limits"]),
-        spawn(&pg.url(), &prefix, &["--no-rate-limits"]),
-    ];
+    let Nodes {
+        mut nodes,
+        prefix,
+        _db,
+    } = Nodes::start(2, &["--no-rate-limits"]);
     let http = reqwest::Client::new();
     // Ana against a CPU thinking 1 s, on the first node.
     let created: Value = http
-        .post(format!("{}/api/rooms", nodes[0].base))
+        .post(format!("{}/api/rooms", nodes[0].base()))
         .json(&json!({
             "game": "draughts",
             "name": "Ana",
@@ -148,7 +127,7 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     let token = created["token"].as_str().unwrap().to_owned();
     let notation = created["room"]["play"]["legal_moves"][0]["notation"].clone();
     let moved = http
-        .post(format!("{}/api/rooms/{code}/move", nodes[0].base))
+        .post(format!("{}/api/rooms/{code}/move", nodes[0].base()))
         .bearer_auth(&token)
         .json(&json!({"move": {"notation": notation}}))
         .send()
@@ -162,10 +141,9 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     // The CPU thinks on the node holding the lease: that one dies.
     let lease = format!("{prefix}cpu:{code}");
     let holder = until(Duration::from_secs(10), "lease taken", || redis_get(&lease)).await;
-    let dead = nodes.iter().position(|n| n.id == holder).unwrap();
-    nodes[dead].child.kill().unwrap();
+    let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
+    nodes[dead].kill9();
     let killed = Instant::now();
-    nodes[dead].child.wait().unwrap();
     let alive = nodes.remove(1 - dead);
     let after = until(Duration::from_secs(20), "the CPU's move", || async {
         let room = room(&http, &alive, &code).await;
@@ -182,4 +160,50 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     })
     .await;
     drop(alive);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_creation_limit_holds_across_nodes() {
+    let Nodes { nodes, _db, .. } = Nodes::start(2, &[]);
+    let http = reqwest::Client::new();
+    // One browser creating rooms on each node in turn: the single node's burst (30), not twice.
+    let mut created = 0;
+    for i in 0..40 {
+        let answer = http
+            .post(format!("{}/api/rooms", nodes[i % 2].base()))
+            .header("cookie", "dames_client=c0ffee0000000000000000000000cafe")
+            .json(&json!({"game": "draughts", "name": "Ana"}))
+            .send()
+            .await
+            .unwrap();
+        match answer.status().as_u16() {
+            201 => created += 1,
+            429 => {}
+            other => panic!("{other}: {}", answer.text().await.unwrap()),
+        }
+    }
+    assert_eq!(created, 30);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_starting_together_serve_the_same_vapid_public_key() {
+    let Nodes { nodes, _db, .. } = Nodes::start(2, &["--no-rate-limits"]);
+    let http = reqwest::Client::new();
+    // Both ask for the key at once: the first use of the key on an empty database.
+    let keys = futures_util::future::join_all(nodes.iter().map(|n| {
+        let http = http.clone();
+        let url = format!("{}/api/push/key", n.base());
+        async move {
+            let body: Value = http.get(url).send().await.unwrap().json().await.unwrap();
+            body["key"].as_str().unwrap().to_owned()
+        }
+    }))
+    .await;
+    assert_eq!(keys[0], keys[1]);
+    assert_eq!(
+        keys[0].len(),
+        87,
+        "a P-256 public key in base64url: {}",
+        keys[0]
+    );
 }
