@@ -5,6 +5,11 @@
 //! subscriptions are deleted). A worker task delivers them: RFC 8291 encryption, a VAPID
 //! `Authorization`, a few bounded retries; an endpoint answering 404 or 410 is deleted.
 //! It also records which browsers finished a game of which kind (reviews need it).
+//!
+//! In a cluster (docs/cluster.md, "Push once per turn"), a message is sent only by the node that
+//! first claims it: a key per room, version and seat taken with `SET NX` before sending, so that
+//! a change seen by several nodes (the one that committed it, one that caught up after a
+//! conflict, one that got it through the fan-out) or a duplicated job pushes once.
 
 pub mod crypto;
 pub mod ssrf;
@@ -15,6 +20,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, Semaphore};
 
+use crate::cluster::Cluster;
 use crate::config;
 use crate::error::AppError;
 use crate::event::Event;
@@ -36,6 +42,34 @@ const IN_FLIGHT: usize = 8;
 const ATTEMPTS: u32 = 3;
 /// How long a push service keeps an undelivered message (seconds): a turn lasts.
 const TTL_SECS: u32 = 7 * 24 * 3600;
+/// How long the claim of a sent message is kept in Redis (a change is seen by every node
+/// within seconds; a day is ample).
+const SENT_FOR_MS: u64 = 24 * 3600 * 1000;
+
+/// Claims the message of `version` of room `code` to `seat` for this node: whether it is this
+/// node's to send (always with no cluster; also if Redis fails: twice rather than never).
+async fn first_claim(cluster: Option<&Cluster>, code: &str, version: i64, seat: i64) -> bool {
+    let Some(cluster) = cluster else {
+        return true;
+    };
+    let key = cluster.key(&["pushed", code, &version.to_string(), &seat.to_string()]);
+    let mut conn = cluster.conn();
+    let claimed: Result<Option<String>, _> = redis::cmd("SET")
+        .arg(&key)
+        .arg(cluster.node())
+        .arg("NX")
+        .arg("PX")
+        .arg(SENT_FOR_MS)
+        .query_async(&mut conn)
+        .await;
+    match claimed {
+        Ok(set) => set.is_some(),
+        Err(err) => {
+            tracing::warn!("push of {code} not claimed ({err}): sending anyway");
+            true
+        }
+    }
+}
 
 /// The server's VAPID key, generated and stored on first use.
 ///
@@ -96,6 +130,8 @@ enum Job {
     /// Push `payload` to the subscription of `seat` in room `code`.
     Notify {
         code: String,
+        /// The version of the change that asks for it.
+        version: i64,
         seat: i64,
         payload: Notification,
     },
@@ -105,6 +141,7 @@ enum Job {
     /// (who played it is recorded by the commit that finished it, `crate::rooms::commit`).
     Finished {
         code: String,
+        version: i64,
         seats: Vec<i64>,
         payload: Notification,
     },
@@ -136,6 +173,7 @@ pub async fn start(
     ));
     let policy = Arc::new(ssrf::Policy::of(config));
     let worker = Worker {
+        cluster: rooms.cluster().cloned(),
         store,
         key,
         subject: config.subject.clone(),
@@ -164,6 +202,7 @@ fn payload_bytes(n: &Notification) -> Vec<u8> {
 /// What a committed change asks to send.
 fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
     let url = format!("/r/{}", room.code);
+    let version = events.iter().map(|(v, _)| *v).max().unwrap_or(room.version);
     let mut out = Vec::new();
     for (_, e) in events {
         if let Event::Left { seat } = e {
@@ -194,6 +233,7 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         }
         out.push(Job::Finished {
             code: room.code.clone(),
+            version,
             seats,
             payload: Notification::Finished {
                 code: room.code.clone(),
@@ -220,6 +260,7 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
     if human && (room.settings.rhythm == Rhythm::Turn || s.connections == 0) {
         out.push(Job::Notify {
             code: room.code.clone(),
+            version,
             seat: seat as i64,
             payload: Notification::Turn {
                 code: room.code.clone(),
@@ -235,6 +276,8 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
 
 /// Delivers queued messages.
 struct Worker {
+    /// The other nodes, which may see the same changes.
+    cluster: Option<Arc<Cluster>>,
     store: Arc<dyn PushStore>,
     key: Vapid,
     subject: String,
@@ -265,19 +308,25 @@ impl Worker {
                 }
                 Job::Notify {
                     code,
+                    version,
                     seat,
                     payload,
                 } => {
-                    this.clone().spawn_send(code, seat, payload);
+                    this.clone().spawn_send(code, version, seat, payload);
                 }
                 Job::Finished {
                     code,
+                    version,
                     seats,
                     payload,
                 } => {
                     // Load the subscriptions before they are deleted, then send.
                     let mut subs = Vec::new();
                     for seat in seats {
+                        let cluster = this.cluster.as_deref();
+                        if !first_claim(cluster, &code, version, seat).await {
+                            continue;
+                        }
                         if let Some(sub) = this.load(&code, seat).await {
                             subs.push(sub);
                         }
@@ -299,8 +348,11 @@ impl Worker {
         }
     }
 
-    fn spawn_send(self: Arc<Self>, code: String, seat: i64, payload: Notification) {
+    fn spawn_send(self: Arc<Self>, code: String, version: i64, seat: i64, payload: Notification) {
         tokio::spawn(async move {
+            if !first_claim(self.cluster.as_deref(), &code, version, seat).await {
+                return;
+            }
             if let Some(sub) = self.load(&code, seat).await {
                 self.deliver(sub, payload).await;
             }
@@ -402,6 +454,36 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::protocol::{OutcomeKind, Reason};
+
+    #[tokio::test]
+    async fn a_message_is_claimed_by_one_node_once() {
+        let prefix = crate::cluster::tests::scratch_prefix();
+        let url = crate::cluster::tests::test_url();
+        let a = Cluster::connect(&url, &prefix).await.unwrap();
+        let b = Cluster::connect(&url, &prefix).await.unwrap();
+        assert!(first_claim(Some(&a), "ABCDEF", 7, 1).await);
+        // The same change seen by another node, or the same job twice: not sent again.
+        assert!(!first_claim(Some(&b), "ABCDEF", 7, 1).await);
+        assert!(!first_claim(Some(&a), "ABCDEF", 7, 1).await);
+        // Another turn, another seat, another room: their own messages.
+        assert!(first_claim(Some(&b), "ABCDEF", 8, 1).await);
+        assert!(first_claim(Some(&b), "ABCDEF", 7, 0).await);
+        assert!(first_claim(Some(&a), "ABCDEG", 7, 1).await);
+        // One node alone sends everything it is asked to.
+        assert!(first_claim(None, "ABCDEF", 7, 1).await);
+        assert!(first_claim(None, "ABCDEF", 7, 1).await);
+        let mut conn = a.conn();
+        let keys: Vec<String> = redis::cmd("KEYS")
+            .arg(format!("{prefix}*"))
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let _: i64 = redis::cmd("DEL")
+            .arg(&keys)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+    }
 
     #[test]
     fn notifications_are_the_documented_payloads() {
