@@ -574,3 +574,63 @@ async fn a_live_game_pushes_only_to_a_player_with_no_open_page_and_a_seat_left_f
     );
     drop(ws);
 }
+
+/// Two nodes on one PostgreSQL database and one Redis (docs/cluster.md), pushing to `push`.
+async fn two_nodes(db: &dames_server::store::ScratchDatabase) -> (Server, Server) {
+    let redis =
+        std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let prefix = format!("dames-test:turns-{}:", db.url().rsplit('/').next().unwrap());
+    let node = || {
+        let (url, redis, prefix) = (db.url(), redis.clone(), prefix.clone());
+        Server::start_with(move |c| {
+            c.push.allow_loopback_http = true;
+            c.database = Some(url);
+            c.redis = Some(redis);
+            c.redis_prefix = prefix;
+        })
+    };
+    let one = node().await;
+    let two = node().await;
+    (one, two)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_seen_by_two_nodes_is_pushed_once() {
+    let push = PushService::start().await;
+    let db = dames_server::store::ScratchDatabase::create().unwrap();
+    let (one, two) = two_nodes(&db).await;
+    let (a, b) = turn_game(&one).await;
+    a.act("push", push.subscribe("ok", "ana", 1)).await.ok();
+    b.act("push", push.subscribe("ok", "bo", 2)).await.ok();
+    // Bo's browser also reaches the second node, which loads the room as it is now.
+    let b_two = Client {
+        base: two.base.clone(),
+        ..b.clone()
+    };
+    b_two.room().await;
+    // A move on the first node: the player now to move is told, by that node.
+    let moved = play_one(&a, &b, &mut Lcg(3)).await;
+    let told = if moved == a.seat.unwrap() {
+        "/ok/bo"
+    } else {
+        "/ok/ana"
+    };
+    wait_until("the turn's push", || async {
+        !push.received(told).is_empty()
+    })
+    .await;
+    // The second node changes the room from its stale copy: conflict, it reloads the room and
+    // publishes the move it missed; that change's push was claimed by the first node already.
+    b_two
+        .act("resign", json!({}))
+        .await
+        .expect_error(409, "conflict");
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    assert_eq!(push.received(told).len(), 1, "one push for one turn");
+    let other = if told == "/ok/bo" {
+        "/ok/ana"
+    } else {
+        "/ok/bo"
+    };
+    assert!(push.received(other).is_empty());
+}
