@@ -108,13 +108,13 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
         _db,
     } = Nodes::start(2, &["--no-rate-limits"]);
     let http = reqwest::Client::new();
-    // Ana against a CPU thinking 1 s, on the first node.
+    // Ana against a CPU thinking 0.5 s, on the first node.
     let created: Value = http
         .post(format!("{}/api/rooms", nodes[0].base()))
         .json(&json!({
             "game": "draughts",
             "name": "Ana",
-            "settings": {"cpu_ms": 1_000},
+            "settings": {"cpu_ms": 500},
             "cpu": {"level": "expert"},
         }))
         .send()
@@ -154,6 +154,14 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     eprintln!("CPU move arrived {took:?} after kill -9 of its node");
     assert!(took < Duration::from_secs(5), "{took:?}");
     assert_eq!(after["play"]["moves"].as_array().map(Vec::len), Some(2));
+    // Taken over, not played before the kill.
+    let lines = alive.stderr.lock().unwrap().clone();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("room {code}: CPU turn taken over"))),
+        "the living node did not take the turn over"
+    );
     // The turn was played by the living node: its lease is released.
     until(Duration::from_secs(10), "lease released", || async {
         redis_get(&lease).await.is_none().then_some(())

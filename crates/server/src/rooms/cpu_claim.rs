@@ -20,7 +20,7 @@ use crate::room::Room;
 /// How long a CPU turn's lease lasts unless renewed (a third of it between renewals).
 pub const CPU_LEASE: Duration = Duration::from_millis(2_000);
 /// How often each node looks for CPU turns nobody thinks.
-pub const SCAN_EVERY: Duration = Duration::from_millis(1_000);
+pub const SCAN_EVERY: Duration = Duration::from_millis(500);
 
 /// Removes room `code` from the pending set unless it was marked at a version after `version`.
 const UNMARK: &str = r"
