@@ -412,6 +412,48 @@ mod tests {
         assert!(a.check(Action::Create, ip, Some("c1")).await.is_ok());
     }
 
+    /// A Redis of this test's own on a free port (`redis-server`, no files), and its URL.
+    fn own_redis() -> (std::process::Child, String) {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server");
+        (child, format!("redis://127.0.0.1:{port}"))
+    }
+
+    #[tokio::test]
+    async fn when_redis_goes_the_node_counts_alone_never_unlimited() {
+        let (mut server, url) = own_redis();
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        let cluster = loop {
+            match Cluster::connect(&url, "t:").await {
+                Ok(c) => break c,
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                }
+                Err(err) => panic!("{err}"),
+            }
+        };
+        let l = limiter().shared(Some(Arc::new(cluster)));
+        let ip: IpAddr = "192.0.2.9".parse().unwrap();
+        l.take(Action::UnknownCode, ip, None).await.unwrap();
+        server.kill().unwrap();
+        server.wait().unwrap();
+        // Redis is gone: the node's own bucket (full) counts, then refuses.
+        for _ in 0..3 {
+            l.take(Action::UnknownCode, ip, None).await.unwrap();
+        }
+        let err = l.take(Action::UnknownCode, ip, None).await.unwrap_err();
+        assert!(matches!(err, AppError::RateLimited(_)), "{err:?}");
+    }
+
     #[tokio::test]
     async fn check_takes_nothing() {
         let l = limiter();
