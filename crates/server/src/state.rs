@@ -70,13 +70,14 @@ impl AppState {
         if let Some(cluster) = &cluster {
             tracing::info!("cluster node {}", cluster.node());
             rooms.join_cluster(cluster.clone());
+            rooms.start_fanout();
         }
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         let live = Arc::new(Live::new(config.limits.enabled));
         let notify = live.clone();
         rooms.observe(Arc::new(
-            move |room: &Arc<crate::room::Room>, _: &[(i64, crate::event::Event)]| {
+            move |room: &Arc<crate::room::Room>, _: &[(i64, crate::event::Event)], _| {
                 notify.changed(room);
             },
         ));

@@ -160,7 +160,11 @@ pub async fn start(
     let key = vapid(store.clone()).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
     rooms.observe(Arc::new(
-        move |room: &Arc<Room>, events: &[(i64, Event)]| {
+        move |room: &Arc<Room>, events: &[(i64, Event)], origin| {
+            // Only the node that committed the change sends (once per turn, not per node).
+            if origin != crate::rooms::Origin::Here {
+                return;
+            }
             for job in jobs(room, events) {
                 if tx.try_send(job).is_err() {
                     tracing::warn!(

@@ -8,6 +8,7 @@ mod commit;
 mod cpu;
 pub mod cpu_claim;
 mod evict;
+mod fanout;
 pub mod scheduler;
 
 mod presence;
@@ -141,8 +142,18 @@ pub struct Rooms {
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
-/// Sees every committed change: the room after it and its numbered events.
-pub type Observer = Arc<dyn Fn(&Arc<Room>, &[(i64, Event)]) + Send + Sync>;
+/// Sees every committed change: the room after it, its numbered events and where it was made.
+pub type Observer = Arc<dyn Fn(&Arc<Room>, &[(i64, Event)], Origin) + Send + Sync>;
+
+/// Where a change was committed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// By this node: its observers act on it (a push is sent by this node only).
+    Here,
+    /// By another node of the cluster, and caught up here (`fanout`, or the reload after a
+    /// conflict): connections and live lists follow it, nothing is sent again.
+    Elsewhere,
+}
 
 impl std::fmt::Debug for Rooms {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -371,7 +382,8 @@ impl Rooms {
                 // applied; take the stored room and catch the connections up.
                 if let Some((events, room)) = self.reload(&mut guard).await {
                     drop(guard);
-                    self.publish(cell, events, room);
+                    let room = self.broadcast(cell, events, room, Origin::Elsewhere);
+                    self.after_change(cell, &room);
                 }
                 return Err(AppError::Conflict);
             }
@@ -399,6 +411,8 @@ impl Rooms {
         })
         .await;
         let (stored, rows) = match loaded {
+            // Nothing newer stored: the room in memory stays (with what only memory holds).
+            Ok(Some((stored, _))) if stored.room.state.version <= since => return None,
             Ok(Some(loaded)) => loaded,
             Ok(None) => return None,
             Err(err) => {
@@ -425,7 +439,22 @@ impl Rooms {
         Some((events, fresh))
     }
 
+    /// A change committed here: to the observers, the connections, the other nodes, then the
+    /// CPU players.
     fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Event)>, room: Room) {
+        let room = self.broadcast(cell, events, room, Origin::Here);
+        self.announce(&room.code, room.version, false);
+        self.after_change(cell, &room);
+    }
+
+    /// Gives a committed change to the observers and the room's connections.
+    fn broadcast(
+        &self,
+        cell: &Arc<RoomCell>,
+        events: Vec<(i64, Event)>,
+        room: Room,
+        origin: Origin,
+    ) -> Arc<Room> {
         let room = Arc::new(room);
         for observer in self
             .observers
@@ -433,7 +462,7 @@ impl Rooms {
             .unwrap_or_else(|e| e.into_inner())
             .iter()
         {
-            observer(&room, &events);
+            observer(&room, &events, origin);
         }
         // Nobody listening: nothing to build, and no receiver is fine.
         if cell.tx.receiver_count() > 0 {
@@ -444,7 +473,7 @@ impl Rooms {
                 wire,
             }));
         }
-        self.after_change(cell, &room);
+        room
     }
 
     /// Deletes a room (retention): from the store, from memory, and tells its connections.
@@ -464,6 +493,7 @@ impl Rooms {
         cell.cancel_cpu();
         self.cpu_games.forget(code);
         let _ = cell.tx.send(Arc::new(Update::Deleted));
+        self.announce(code, 0, true);
         Ok(())
     }
 }
