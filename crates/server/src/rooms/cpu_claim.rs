@@ -156,11 +156,13 @@ impl Rooms {
         let mut guard = cell.room.lock().await;
         if let Some((events, room)) = self.reload(&mut guard).await {
             drop(guard);
-            if events.is_empty() {
-                self.after_change(cell, &Arc::new(room));
+            let room = if events.is_empty() {
+                Arc::new(room)
             } else {
-                self.publish(cell, events, room);
-            }
+                // Committed by another node: no push, no fan-out again from here.
+                self.broadcast(cell, events, room, super::Origin::Elsewhere)
+            };
+            self.after_change(cell, &room);
         }
         cell.cpu_turn_running()
     }

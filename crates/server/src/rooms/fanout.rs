@@ -137,7 +137,7 @@ impl Rooms {
         if cell.deleted.load(Ordering::Relaxed) || version.is_some_and(|v| guard.version >= v) {
             return;
         }
-        if let Some((events, room)) = self.reload(&mut guard).await {
+        if let Some((events, room)) = self.reload_from(&mut guard, true).await {
             drop(guard);
             self.broadcast(&cell, events, room, Origin::Elsewhere);
         }

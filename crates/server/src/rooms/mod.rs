@@ -370,7 +370,10 @@ impl Rooms {
         let mut next = guard.clone();
         let mut ch = Change::default();
         let now = now_ms();
-        let out = f(&mut next, &mut ch, now)?;
+        let out = match f(&mut next, &mut ch, now) {
+            Ok(out) => out,
+            Err(err) => return Err(self.refused(cell, guard, err).await),
+        };
         if ch.events.is_empty() && ch.actions.is_empty() {
             *guard = next;
             return Ok(out);
@@ -400,6 +403,38 @@ impl Rooms {
     /// publish) and the room. `None` (logged) if it cannot be loaded or rebuilt: the room stays
     /// as it was and the next change conflicts again.
     async fn reload(&self, room: &mut Room) -> Option<(Vec<(i64, Event)>, Room)> {
+        self.reload_from(room, false).await
+    }
+
+    /// An action refused on this node's copy of the room. In a cluster the copy may be behind
+    /// a change of another node not caught up yet (fan-out takes a few milliseconds): if the
+    /// store has a newer room, it is taken (the connections caught up) and the refusal becomes
+    /// `conflict` (the client tries again on the room as it now is); else `err` stands.
+    async fn refused(
+        self: &Arc<Self>,
+        cell: &Arc<RoomCell>,
+        mut guard: tokio::sync::MutexGuard<'_, Room>,
+        err: AppError,
+    ) -> AppError {
+        if self.cluster.get().is_none() {
+            return err;
+        }
+        let Some((events, room)) = self.reload_from(&mut guard, true).await else {
+            return err;
+        };
+        drop(guard);
+        let room = self.broadcast(cell, events, room, Origin::Elsewhere);
+        self.after_change(cell, &room);
+        AppError::Conflict
+    }
+
+    /// [`Rooms::reload`]; with `newer_only`, `None` (the room unchanged) if the store holds no
+    /// newer version.
+    async fn reload_from(
+        &self,
+        room: &mut Room,
+        newer_only: bool,
+    ) -> Option<(Vec<(i64, Event)>, Room)> {
         let store = self.store.clone();
         let (code, since) = (room.code.clone(), room.version);
         let loaded = blocking(move || {
@@ -411,8 +446,9 @@ impl Rooms {
         })
         .await;
         let (stored, rows) = match loaded {
-            // Nothing newer stored: the room in memory stays (with what only memory holds).
-            Ok(Some((stored, _))) if stored.room.state.version <= since => return None,
+            Ok(Some((stored, _))) if newer_only && stored.room.state.version <= since => {
+                return None
+            }
             Ok(Some(loaded)) => loaded,
             Ok(None) => return None,
             Err(err) => {
@@ -433,6 +469,10 @@ impl Rooms {
         // Who is connected here is this node's memory, not the database's.
         for (seat, old) in fresh.seats.iter_mut().zip(&room.seats) {
             seat.connections = old.connections;
+            if seat.occupant == old.occupant {
+                seat.away_since = old.away_since;
+                seat.transfer = old.transfer.clone();
+            }
         }
         let events = crate::event::read_rows(&room.code, &rows);
         *room = fresh.clone();
