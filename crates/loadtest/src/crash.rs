@@ -261,7 +261,7 @@ pub async fn run(config: &Config) -> Result<Report> {
         }
         servers[victim].restart()?;
         run.check(
-            &apis(&servers, config.spread, links.len())?,
+            &apis(&servers, config.spread, links.len(), Some(victim))?,
             &links,
             &mut players,
         )
@@ -272,7 +272,7 @@ pub async fn run(config: &Config) -> Result<Report> {
     }
     if run.report.losses.is_empty() {
         run.check(
-            &apis(&servers, config.spread, links.len())?,
+            &apis(&servers, config.spread, links.len(), None)?,
             &links,
             &mut players,
         )
@@ -454,15 +454,25 @@ fn losses(
         .collect()
 }
 
-/// For each game (in set-up order), the node its host plays on: the game is read back from it
-/// (with `--spread rooms` and no fan-out, the other nodes may hold a stale copy of the room).
-fn apis(servers: &[ServerProcess], spread: Spread, games: usize) -> Result<Vec<Api>> {
+/// For each game (in set-up order), the node it is read back from: the node its host plays on
+/// (with `--spread rooms`, the other nodes may hold a stale copy of the room), or after a kill
+/// with `--spread seats`, the node started again (`restarted`), which loads each room from the
+/// database: a survivor misses the changes the dead node committed but never published.
+fn apis(
+    servers: &[ServerProcess],
+    spread: Spread,
+    games: usize,
+    restarted: Option<usize>,
+) -> Result<Vec<Api>> {
     let nodes = servers
         .iter()
         .map(|s| Api::new(&s.base))
         .collect::<Result<Vec<_>>>()?;
     Ok((0..games)
-        .map(|k| nodes[spread.node(2 * k, servers.len())].clone())
+        .map(|k| match (spread, restarted) {
+            (Spread::Seats, Some(node)) => nodes[node].clone(),
+            _ => nodes[spread.node(2 * k, servers.len())].clone(),
+        })
         .collect())
 }
 
