@@ -188,3 +188,80 @@ async fn the_same_move_sent_to_two_nodes_at_once_is_applied_once() {
         }
     }
 }
+
+/// Waits until `ws` shows seat `seat` online (or offline); how long it took.
+async fn online(ws: &mut Ws, seat: usize, want: bool) -> std::time::Duration {
+    let start = std::time::Instant::now();
+    while ws
+        .room
+        .as_ref()
+        .map(|r| r["seats"][seat]["online"].as_bool())
+        != Some(Some(want))
+    {
+        ws.next().await;
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "seat {seat} not online={want}"
+        );
+    }
+    start.elapsed()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_is_cluster_wide_and_a_killed_node_stops_counting_within_seconds() {
+    let mut cluster = Cluster::start(3);
+    let mut ana = cluster.client(0);
+    ana.create(json!({"game": "draughts", "name": "Ana", "settings": {"away_after": 5}}))
+        .await;
+    let code = ana.code.clone().unwrap();
+    let mut ana_ws = ana.ws(0).await;
+    let mut bo = cluster.client(1);
+    bo.join(&code, "Bo").await;
+    ana_ws.state_where(|r| r["seats"][1]["name"] == "Bo").await;
+    assert_eq!(online(&mut ana_ws, 1, false).await.as_secs(), 0);
+
+    // Bo connects to node 1: Ana, on node 0, sees him online; then offline when he leaves.
+    let bo_ws = bo.ws(0).await;
+    online(&mut ana_ws, 1, true).await;
+    drop(bo_ws);
+    online(&mut ana_ws, 1, false).await;
+
+    // Back again; a spectator arriving on node 2 sees both online.
+    let _bo_ws = bo.ws(0).await;
+    online(&mut ana_ws, 1, true).await;
+    let mut spectator = cluster.client(2);
+    spectator.code = Some(code.clone());
+    let mut spectator_ws = spectator.ws(0).await;
+    spectator_ws.state_where(|_| true).await;
+    online(&mut spectator_ws, 1, true).await;
+    online(&mut spectator_ws, 0, true).await;
+
+    // Bo to move, connected to node 1: node 0 does not take him for away.
+    ana.start().await;
+    let room = ana_ws
+        .state_where(|r| r["status"] == "playing" && r["play"]["to_move"] == 0)
+        .await;
+    let mv = random_draughts_move(&room, &mut Lcg(1));
+    ana.act("move", json!({"id": "a1", "move": mv})).await.ok();
+    let claim = json!({"seat": 1, "action": "claim"});
+    let refused = ana.act("away", claim.clone()).await;
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert_eq!(
+        refused.body["error"]["detail"]["reason"], "present",
+        "{}",
+        refused.body
+    );
+
+    // Node 1 dies: Bo is offline for the others within a few seconds, and away from then.
+    cluster.kill9(1);
+    let took = online(&mut ana_ws, 1, false).await;
+    online(&mut spectator_ws, 1, false).await;
+    assert!(took < std::time::Duration::from_secs(8), "{took:?}");
+    eprintln!("a killed node's seat went offline after {took:?}");
+    let early = ana.act("away", claim).await;
+    assert_eq!(
+        early.body["error"]["detail"]["reason"], "too_early",
+        "{}",
+        early.body
+    );
+}

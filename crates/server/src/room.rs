@@ -79,6 +79,8 @@ pub struct Seat {
     pub ready: bool,
     /// Open WebSocket connections of this seat (memory only).
     pub connections: u32,
+    /// Connected to another live node of the cluster (memory only; crate::rooms presence).
+    pub elsewhere: bool,
     /// A person's seat played by a CPU of this level until they come back ("Away players").
     pub stand_in: Option<Level>,
     /// When the last connection of this seat closed (Unix ms; memory only: `None` since the
@@ -89,11 +91,17 @@ pub struct Seat {
 }
 
 impl Seat {
+    /// Whether its person has an open connection, here or on another node.
+    pub fn online(&self) -> bool {
+        self.connections > 0 || self.elsewhere
+    }
+
     fn empty() -> Self {
         Self {
             occupant: Occupant::Empty,
             ready: false,
             connections: 0,
+            elsewhere: false,
             stand_in: None,
             away_since: None,
             transfer: None,
@@ -693,9 +701,22 @@ impl Room {
     /// broadcasts it).
     pub fn presence(&mut self, seat: usize, delta: i32, now: i64) -> Option<bool> {
         let s = self.seats.get_mut(seat)?;
-        let before = s.connections > 0;
+        let before = s.online();
         s.connections = s.connections.saturating_add_signed(delta);
-        let after = s.connections > 0;
+        Self::flipped(s, before, now)
+    }
+
+    /// Whether `seat` is connected to another node of the cluster: `Some(online)` when its
+    /// presence flipped.
+    pub fn presence_elsewhere(&mut self, seat: usize, elsewhere: bool, now: i64) -> Option<bool> {
+        let s = self.seats.get_mut(seat)?;
+        let before = s.online();
+        s.elsewhere = elsewhere;
+        Self::flipped(s, before, now)
+    }
+
+    fn flipped(s: &mut Seat, before: bool, now: i64) -> Option<bool> {
+        let after = s.online();
         s.away_since = if after {
             None
         } else {

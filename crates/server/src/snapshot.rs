@@ -182,6 +182,7 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
         occupant,
         ready: row.ready,
         connections: 0,
+        elsewhere: false,
         stand_in,
         away_since: None,
         transfer: None,

@@ -60,7 +60,7 @@ impl Room {
                     kind,
                     name,
                     level,
-                    online: cpu || seat.connections > 0,
+                    online: cpu || seat.online(),
                     ready: seat.ready || cpu,
                     camps: info.camps,
                     color: info.color,

@@ -229,7 +229,7 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         for (n, seat) in room.seats.iter().enumerate() {
             if let Occupant::Human { .. } = &seat.occupant {
                 // Like a turn: live players with the page open see the end there.
-                let away = room.settings.rhythm == Rhythm::Turn || seat.connections == 0;
+                let away = room.settings.rhythm == Rhythm::Turn || !seat.online();
                 if Some(n) != actor && away {
                     seats.push(n as i64);
                 }
@@ -261,7 +261,7 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         return out;
     };
     let human = matches!(s.occupant, Occupant::Human { .. });
-    if human && (room.settings.rhythm == Rhythm::Turn || s.connections == 0) {
+    if human && (room.settings.rhythm == Rhythm::Turn || !s.online()) {
         out.push(Job::Notify {
             code: room.code.clone(),
             version,

@@ -83,10 +83,7 @@ impl Room {
             return None;
         }
         let s = self.seats.get(seat)?;
-        if !matches!(s.occupant, Occupant::Human { .. })
-            || s.connections > 0
-            || s.stand_in.is_some()
-        {
+        if !matches!(s.occupant, Occupant::Human { .. }) || s.online() || s.stand_in.is_some() {
             return None;
         }
         let turn = self.last_move_at.unwrap_or(self.active_at);
@@ -113,7 +110,7 @@ impl Room {
             return Err(wrong_state("stand_in", "a CPU already plays this seat"));
         }
         let Some(since) = self.away_since(seat) else {
-            let (reason, message) = if target.connections > 0 {
+            let (reason, message) = if target.online() {
                 ("present", "this player is connected")
             } else {
                 ("not_their_turn", "this player is not the one to move")
@@ -205,7 +202,7 @@ impl Room {
                 let s = &self.seats[n];
                 n != seat
                     && matches!(s.occupant, Occupant::Human { .. })
-                    && s.connections == 0
+                    && !s.online()
                     && !s.ready
                     && s.stand_in.is_none()
             })

@@ -19,15 +19,18 @@ use super::{Origin, RoomCell, Rooms, Update};
 
 /// One message on the channel.
 #[derive(Debug, Serialize, Deserialize)]
-struct Note {
-    code: String,
+pub(super) struct Note {
+    pub(super) code: String,
     /// The room's version after the change.
-    version: i64,
+    pub(super) version: i64,
     /// The node that committed it (its own messages come back to it: ignored).
-    node: String,
+    pub(super) node: String,
     /// The room was deleted (retention).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    deleted: bool,
+    pub(super) deleted: bool,
+    /// A seat's presence on that node flipped (`presence_cluster`; `version` unused).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(super) presence: bool,
 }
 
 /// The longest wait between two attempts to subscribe again after Redis dropped.
@@ -45,6 +48,7 @@ impl Rooms {
             version,
             node: cluster.node().to_owned(),
             deleted,
+            presence: false,
         };
         let Ok(payload) = serde_json::to_string(&note) else {
             return;
@@ -71,6 +75,7 @@ impl Rooms {
             return;
         }
         tokio::spawn(self.clone().listen());
+        tokio::spawn(self.clone().heartbeat());
     }
 
     /// Subscribes, and subscribes again with a growing pause whenever Redis drops.
@@ -120,7 +125,9 @@ impl Rooms {
             let Some(cell) = self.cells().get(&note.code).cloned() else {
                 continue;
             };
-            if note.deleted {
+            if note.presence {
+                tokio::spawn(self.clone().recompute_presence(cell, note.code));
+            } else if note.deleted {
                 self.forget(&note.code, &cell).await;
             } else {
                 tokio::spawn(self.clone().catch_up(cell, Some(note.version)));

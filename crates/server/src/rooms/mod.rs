@@ -12,6 +12,7 @@ mod fanout;
 pub mod scheduler;
 
 mod presence;
+mod presence_cluster;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -140,6 +141,8 @@ pub struct Rooms {
     planted_codes: Mutex<Vec<String>>,
     /// The other nodes (crate::cluster), set once at start; unset: this node is alone.
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
+    /// In a cluster: the other nodes counted online in each room held (`presence_cluster`).
+    remote_presence: Mutex<HashMap<String, Vec<String>>>,
 }
 
 /// Sees every committed change: the room after it, its numbered events and where it was made.
@@ -200,6 +203,7 @@ impl Rooms {
             closed: AtomicBool::new(false),
             observers: std::sync::RwLock::new(Vec::new()),
             cluster: std::sync::OnceLock::new(),
+            remote_presence: Mutex::new(HashMap::new()),
             #[cfg(test)]
             planted_codes: Mutex::new(Vec::new()),
         });
@@ -296,6 +300,13 @@ impl Rooms {
         };
         let snapshot = Arc::new(cell.room.lock().await.clone());
         self.after_change(&cell, &snapshot);
+        if self.cluster.get().is_some() {
+            // Who is connected to it on the other nodes.
+            tokio::spawn(
+                self.clone()
+                    .recompute_presence(cell.clone(), code.to_owned()),
+            );
+        }
         Ok(cell)
     }
 
@@ -469,6 +480,7 @@ impl Rooms {
         // Who is connected here is this node's memory, not the database's.
         for (seat, old) in fresh.seats.iter_mut().zip(&room.seats) {
             seat.connections = old.connections;
+            seat.elsewhere = old.elsewhere;
             if seat.occupant == old.occupant {
                 seat.away_since = old.away_since;
                 seat.transfer = old.transfer.clone();

@@ -33,7 +33,13 @@ impl Rooms {
         }
         // A person coming back to a seat a CPU plays for them takes it back at once.
         let returns = delta > 0 && room.seats[found].stand_in.is_some();
-        if let Some(online) = room.presence(found, delta, super::now_ms()) {
+        let here_before = room.seats[found].connections > 0;
+        let flipped = room.presence(found, delta, super::now_ms());
+        let here = room.seats[found].connections > 0;
+        if here != here_before {
+            self.share_presence(&room.code, found, here);
+        }
+        if let Some(online) = flipped {
             let wire = ServerMessage::Presence {
                 seat: found,
                 online,

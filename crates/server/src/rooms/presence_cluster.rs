@@ -1,0 +1,175 @@
+//! Presence across the nodes of a cluster (docs/cluster.md): each node records in Redis which
+//! seats it has connections for (`presence:CODE`, field `SEAT:NODE`), tells the others on the
+//! fan-out channel when one flips, and keeps a liveness key (`node:NODE`, expiring after
+//! [`ALIVE`], renewed every [`BEAT`]). A seat counts as connected elsewhere if any other live node
+//! has it: a node killed -9 stops counting within [`ALIVE`] plus a beat.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::fanout::Note;
+use super::{RoomCell, Rooms, Update};
+use crate::cluster::Cluster;
+use crate::wire::ServerMessage;
+
+/// A node's liveness key lasts this long unless renewed.
+pub const ALIVE: Duration = Duration::from_millis(3_000);
+/// How often a node renews its liveness key and looks for dead nodes.
+pub const BEAT: Duration = Duration::from_millis(1_000);
+
+fn node_key(cluster: &Cluster, node: &str) -> String {
+    cluster.key(&["node", node])
+}
+
+impl Rooms {
+    /// The connections of `seat` here went from none to some (`here`) or back: recorded in
+    /// Redis and told to the other nodes. Nothing without a cluster.
+    pub(super) fn share_presence(&self, code: &str, seat: usize, here: bool) {
+        let Some(cluster) = self.cluster.get() else {
+            return;
+        };
+        let key = cluster.key(&["presence", code]);
+        let field = format!("{seat}:{}", cluster.node());
+        let note = Note {
+            code: code.to_owned(),
+            version: 0,
+            node: cluster.node().to_owned(),
+            deleted: false,
+            presence: true,
+        };
+        let Ok(payload) = serde_json::to_string(&note) else {
+            return;
+        };
+        let channel = cluster.key(&["rooms"]);
+        let mut conn = cluster.conn();
+        tokio::spawn(async move {
+            let mut pipe = redis::pipe();
+            if here {
+                pipe.cmd("HSET").arg(&key).arg(&field).arg(1).ignore();
+                pipe.cmd("EXPIRE").arg(&key).arg(86_400).ignore();
+            } else {
+                pipe.cmd("HDEL").arg(&key).arg(&field).ignore();
+            }
+            pipe.cmd("PUBLISH").arg(&channel).arg(&payload).ignore();
+            if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+                tracing::warn!("presence of room {}: {err}", note.code);
+            }
+        });
+    }
+
+    /// Reads which seats of `code` other live nodes have connections for, and flips the seats
+    /// whose presence changed (a `presence` message to the connections here).
+    pub(super) async fn recompute_presence(self: Arc<Self>, cell: Arc<RoomCell>, code: String) {
+        let Some(cluster) = self.cluster.get().cloned() else {
+            return;
+        };
+        let mut conn = cluster.conn();
+        let fields: HashMap<String, String> = match redis::cmd("HGETALL")
+            .arg(cluster.key(&["presence", &code]))
+            .query_async(&mut conn)
+            .await
+        {
+            Ok(fields) => fields,
+            Err(err) => {
+                tracing::warn!("presence of room {code}: {err}");
+                return;
+            }
+        };
+        let counted: Vec<(usize, &str)> = fields
+            .keys()
+            .filter_map(|f| {
+                let (seat, node) = f.split_once(':')?;
+                (node != cluster.node()).then_some((seat.parse().ok()?, node))
+            })
+            .collect();
+        let mut live = Vec::new();
+        for node in counted.iter().map(|(_, n)| *n).collect::<HashSet<_>>() {
+            let alive: Result<i64, _> = redis::cmd("EXISTS")
+                .arg(node_key(&cluster, node))
+                .query_async(&mut conn)
+                .await;
+            if alive.unwrap_or(1) > 0 {
+                live.push(node.to_owned());
+            }
+        }
+        let seats: HashSet<usize> = counted
+            .iter()
+            .filter(|(_, n)| live.iter().any(|l| l == n))
+            .map(|(s, _)| *s)
+            .collect();
+        {
+            let mut remote = self
+                .remote_presence
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if live.is_empty() {
+                remote.remove(&code);
+            } else {
+                remote.insert(code.clone(), live);
+            }
+        }
+        let mut room = cell.room.lock().await;
+        if cell.deleted.load(Ordering::Relaxed) {
+            return;
+        }
+        let now = super::now_ms();
+        for seat in 0..room.seats.len() {
+            if let Some(online) = room.presence_elsewhere(seat, seats.contains(&seat), now) {
+                let wire = ServerMessage::Presence { seat, online }.to_text();
+                let _ = cell
+                    .tx
+                    .send(Arc::new(Update::Presence { seat, online, wire }));
+            }
+        }
+    }
+
+    /// Renews this node's liveness key every [`BEAT`], and recomputes the presence of the rooms
+    /// that counted a node whose key expired.
+    pub(super) async fn heartbeat(self: Arc<Self>) {
+        let Some(cluster) = self.cluster.get().cloned() else {
+            return;
+        };
+        let mut conn = cluster.conn();
+        let mine = node_key(&cluster, cluster.node());
+        while !self.closed.load(Ordering::SeqCst) {
+            let beat: Result<(), _> = redis::cmd("SET")
+                .arg(&mine)
+                .arg(1)
+                .arg("PX")
+                .arg(ALIVE.as_millis() as u64)
+                .query_async(&mut conn)
+                .await;
+            if let Err(err) = beat {
+                tracing::warn!("presence: liveness not renewed: {err}");
+            }
+            let counted: HashMap<String, Vec<String>> = self
+                .remote_presence
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            let nodes: HashSet<&String> = counted.values().flatten().collect();
+            let mut dead = Vec::new();
+            for node in nodes {
+                let alive: Result<i64, _> = redis::cmd("EXISTS")
+                    .arg(node_key(&cluster, node))
+                    .query_async(&mut conn)
+                    .await;
+                if matches!(alive, Ok(0)) {
+                    dead.push(node);
+                }
+            }
+            for (code, nodes) in &counted {
+                if !nodes.iter().any(|n| dead.contains(&n)) {
+                    continue;
+                }
+                let Some(cell) = self.cells().get(code).cloned() else {
+                    continue;
+                };
+                tokio::spawn(self.clone().recompute_presence(cell, code.clone()));
+            }
+            tokio::time::sleep(BEAT).await;
+        }
+    }
+}
