@@ -264,4 +264,14 @@ async fn presence_is_cluster_wide_and_a_killed_node_stops_counting_within_second
         "{}",
         early.body
     );
+    // The survivors noticed the death: they check the rooms they hold against the database (the
+    // dead node may have committed a change it never announced).
+    for i in [0, 2] {
+        let lines = cluster.node(i).stderr.clone();
+        common::eventually(std::time::Duration::from_secs(10), "node gone", || {
+            let seen = lines.lock().unwrap().iter().any(|l| l.contains("is gone"));
+            async move { seen }
+        })
+        .await;
+    }
 }

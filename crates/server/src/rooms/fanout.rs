@@ -104,15 +104,7 @@ impl Rooms {
         let mut pubsub = cluster.client().get_async_pubsub().await?;
         pubsub.subscribe(cluster.key(&["rooms"])).await?;
         // Messages may have been missed while not subscribed: every room held is checked.
-        let held: Vec<Arc<RoomCell>> = self.cells().values().cloned().collect();
-        if !held.is_empty() {
-            let rooms = self.clone();
-            tokio::spawn(async move {
-                for cell in held {
-                    rooms.clone().catch_up(cell, None).await;
-                }
-            });
-        }
+        self.clone().check_all();
         let mut messages = pubsub.into_on_message();
         while let Some(msg) = messages.next().await {
             let Ok(note) = serde_json::from_slice::<Note>(msg.get_payload_bytes()) else {
@@ -134,6 +126,19 @@ impl Rooms {
             }
         }
         Ok(())
+    }
+
+    /// Checks every room held here against the store, one after the other, in a task.
+    pub(super) fn check_all(self: Arc<Self>) {
+        let held: Vec<Arc<RoomCell>> = self.cells().values().cloned().collect();
+        if held.is_empty() {
+            return;
+        }
+        tokio::spawn(async move {
+            for cell in held {
+                self.clone().catch_up(cell, None).await;
+            }
+        });
     }
 
     /// Brings a room held here up to the store's (if it is not at `version` yet; `None`: check)

@@ -133,7 +133,52 @@ impl Rooms {
         };
         let mut conn = cluster.conn();
         let mine = node_key(&cluster, cluster.node());
+        let nodes_key = cluster.key(&["nodes"]);
+        // The other nodes seen alive: when one's key expires, it may have died between a commit
+        // and its fan-out message, so every room held here is checked against the store.
+        let mut known: HashSet<String> = HashSet::new();
         while !self.closed.load(Ordering::SeqCst) {
+            let _: Result<i64, _> = redis::cmd("SADD")
+                .arg(&nodes_key)
+                .arg(cluster.node())
+                .query_async(&mut conn)
+                .await;
+            let members: Result<Vec<String>, _> = redis::cmd("SMEMBERS")
+                .arg(&nodes_key)
+                .query_async(&mut conn)
+                .await;
+            if let Err(err) = &members {
+                tracing::warn!("presence: the nodes cannot be listed: {err}");
+            }
+            // Those known here too: another node may have removed a dead one from the set first.
+            let mut others: HashSet<String> = members.unwrap_or_default().into_iter().collect();
+            others.extend(known.iter().cloned());
+            for node in others {
+                if node == cluster.node() {
+                    continue;
+                }
+                let alive: Result<i64, _> = redis::cmd("EXISTS")
+                    .arg(node_key(&cluster, &node))
+                    .query_async(&mut conn)
+                    .await;
+                match alive {
+                    Ok(0) => {
+                        let _: Result<i64, _> = redis::cmd("SREM")
+                            .arg(&nodes_key)
+                            .arg(&node)
+                            .query_async(&mut conn)
+                            .await;
+                        if known.remove(&node) {
+                            tracing::warn!("node {node} is gone: checking the rooms held here");
+                            self.clone().check_all();
+                        }
+                    }
+                    Ok(_) => {
+                        known.insert(node);
+                    }
+                    Err(_) => {}
+                }
+            }
             let beat: Result<(), _> = redis::cmd("SET")
                 .arg(&mine)
                 .arg(1)
