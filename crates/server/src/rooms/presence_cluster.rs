@@ -138,9 +138,16 @@ impl Rooms {
         // and its fan-out message, so every room held here is checked against the store.
         let mut known: HashSet<String> = HashSet::new();
         while !self.closed.load(Ordering::SeqCst) {
-            let _: Result<i64, _> = redis::cmd("SADD")
+            // The set lasts a minute after the last node's beat (no key left behind).
+            let _: Result<(), _> = redis::pipe()
+                .cmd("SADD")
                 .arg(&nodes_key)
                 .arg(cluster.node())
+                .ignore()
+                .cmd("EXPIRE")
+                .arg(&nodes_key)
+                .arg(60)
+                .ignore()
                 .query_async(&mut conn)
                 .await;
             let members: Result<Vec<String>, _> = redis::cmd("SMEMBERS")
