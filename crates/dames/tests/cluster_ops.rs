@@ -9,38 +9,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use common::cluster::redis_url;
+use common::cluster::{redis_url, Cluster};
 use common::Node;
-use dames_server::store::ScratchDatabase;
 
-/// Nodes on one new database and a Redis prefix of their own, with the given options.
-struct Nodes {
-    nodes: Vec<Node>,
-    prefix: String,
-    // Dropped after the nodes.
-    _db: ScratchDatabase,
-}
-
-impl Nodes {
-    fn start(n: usize, extra: &[&str]) -> Nodes {
-        let db = ScratchDatabase::create().unwrap();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let prefix = format!("dames-test:ops-{}-{nanos:x}:", std::process::id());
-        let url = db.url();
-        let mut args = vec!["--log", "info", "--database", &url];
-        let redis = redis_url();
-        args.extend(["--redis", &redis, "--redis-prefix", &prefix]);
-        args.extend(extra);
-        let nodes = (0..n).map(|_| Node::spawn(&args)).collect();
-        Nodes {
-            nodes,
-            prefix,
-            _db: db,
-        }
-    }
+/// `n` nodes logging their node id (`info`), with `extra` options.
+fn start(n: usize, extra: &[&str]) -> Cluster {
+    let mut args = vec!["--log", "info"];
+    args.extend(extra);
+    Cluster::start_bare(n, &args)
 }
 
 /// The cluster node id node `node` logged at start.
@@ -102,11 +78,9 @@ async fn redis_get(key: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
-    let Nodes {
-        mut nodes,
-        prefix,
-        _db,
-    } = Nodes::start(2, &["--no-rate-limits"]);
+    let mut cluster = start(2, &["--no-rate-limits"]);
+    let prefix = cluster.prefix.clone();
+    let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // Ana against a CPU thinking 0.5 s, on the first node.
     let created: Value = http
@@ -142,11 +116,11 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     let lease = format!("{prefix}cpu:{code}");
     let holder = until(Duration::from_secs(10), "lease taken", || redis_get(&lease)).await;
     let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
-    nodes[dead].kill9();
+    cluster.kill9(dead);
     let killed = Instant::now();
-    let alive = nodes.remove(1 - dead);
+    let alive = cluster.node(1 - dead);
     let after = until(Duration::from_secs(20), "the CPU's move", || async {
-        let room = room(&http, &alive, &code).await;
+        let room = room(&http, alive, &code).await;
         (room["play"]["to_move"] == 0).then_some(room)
     })
     .await;
@@ -167,12 +141,12 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
         redis_get(&lease).await.is_none().then_some(())
     })
     .await;
-    drop(alive);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_room_creation_limit_holds_across_nodes() {
-    let Nodes { nodes, _db, .. } = Nodes::start(2, &[]);
+    let cluster = start(2, &[]);
+    let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // One browser creating rooms on each node in turn: the single node's burst (30), not twice.
     let mut created = 0;
@@ -195,7 +169,8 @@ async fn the_room_creation_limit_holds_across_nodes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_starting_together_serve_the_same_vapid_public_key() {
-    let Nodes { nodes, _db, .. } = Nodes::start(2, &["--no-rate-limits"]);
+    let cluster = start(2, &["--no-rate-limits"]);
+    let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // Both ask for the key at once: the first use of the key on an empty database.
     let keys = futures_util::future::join_all(nodes.iter().map(|n| {

@@ -5,7 +5,8 @@
 //! (`kill -9`) and every request still gets its answer from the other.
 #![cfg(feature = "server")]
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,47 +16,21 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
+use common::cluster::Cluster;
+
 const CONF: &str = include_str!("../../../deploy/nginx/dames.conf");
 const DOC: &str = include_str!("../../../docs/cluster.md");
 
-/// A child process killed when dropped (a failed test leaves nothing running): `kill -9`, or
-/// SIGTERM for nginx, whose workers would outlive a master killed with SIGKILL.
-struct Process(Child, bool);
+/// nginx, stopped with SIGTERM when dropped (a failed test leaves nothing running): its workers
+/// would outlive a master killed with SIGKILL.
+struct Nginx(Child);
 
-impl Drop for Process {
+impl Drop for Nginx {
     fn drop(&mut self) {
-        if self.1 {
-            let pid = self.0.id().to_string();
-            let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        } else {
-            let _ = self.0.kill();
-        }
+        let pid = self.0.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
         let _ = self.0.wait();
     }
-}
-
-/// Starts a node on a random port; returns it and its address (`127.0.0.1:PORT`).
-fn node(database: &str, prefix: &str) -> (Process, String) {
-    let redis =
-        std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dames"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--database", database])
-        .args(["--redis", &redis, "--redis-prefix", prefix])
-        .args(["--trusted-proxy", "127.0.0.1", "--log", "warn"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    (Process(child, false), addr)
 }
 
 /// Debian's nginx (`apt-get install nginx`; ./scripts/test installs it when missing).
@@ -92,7 +67,7 @@ fn site_conf(nodes: [&str; 2], port: u16, log: &Path) -> String {
 }
 
 /// Starts nginx in `dir` (its pid, logs and temporary files there) in front of `nodes`.
-fn nginx(dir: &Path, nodes: [&str; 2]) -> (Process, String) {
+fn nginx(dir: &Path, nodes: [&str; 2]) -> (Nginx, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -124,7 +99,7 @@ fn nginx(dir: &Path, nodes: [&str; 2]) -> (Process, String) {
         .spawn()
         .unwrap();
     let base = format!("http://127.0.0.1:{port}");
-    (Process(child, true), base)
+    (Nginx(child), base)
 }
 
 /// Polls `url` until it answers 200 (nginx and the nodes take a moment on a loaded machine).
@@ -269,11 +244,16 @@ fn the_documented_configuration_is_the_tested_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
-    let pg = dames_server::store::ScratchDatabase::create().unwrap();
-    let prefix = format!("dames-test:nginx-{}:", std::process::id());
+    let mut cluster = Cluster::start_bare(2, &["--trusted-proxy", "127.0.0.1", "--log", "warn"]);
     let dir = tempfile::tempdir().unwrap();
-    let (mut first, a) = node(&pg.url(), &prefix);
-    let (second, b) = node(&pg.url(), &prefix);
+    let addr = |i: usize| {
+        cluster
+            .node(i)
+            .base()
+            .trim_start_matches("http://")
+            .to_owned()
+    };
+    let (a, b) = (addr(0), addr(1));
     let (_nginx, base) = nginx(dir.path(), [&a, &b]);
     let http = reqwest::Client::new();
     wait_ok(&http, &format!("{base}/health")).await;
@@ -299,8 +279,7 @@ async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
 
     // One node killed: nginx takes every request to the other (a request sent to the dead
     // node is refused before anything was sent, so even a POST goes on to the next node).
-    first.0.kill().unwrap();
-    first.0.wait().unwrap();
+    cluster.kill9(0);
     for i in 0..6 {
         let res = http.get(format!("{base}/ready")).send().await.unwrap();
         assert_eq!(res.status(), 200, "request {i} after the kill");
@@ -315,15 +294,4 @@ async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
     let after = upstreams(&dir.path().join("access.log"));
     assert!(after.len() > seen.len());
     drop(ws);
-    drop(second);
-    drop(pg);
-    if let Ok(keys) = Command::new("redis-cli")
-        .args(["--scan", "--pattern"])
-        .arg(format!("{prefix}*"))
-        .output()
-    {
-        for key in String::from_utf8_lossy(&keys.stdout).lines() {
-            let _ = Command::new("redis-cli").args(["del", key]).output();
-        }
-    }
 }

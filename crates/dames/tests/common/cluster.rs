@@ -27,37 +27,44 @@ impl Cluster {
         Self::start_with(n, &[])
     }
 
-    /// Starts `n` nodes with `extra` arguments for `dames serve` (after the cluster's own).
+    /// Starts `n` nodes with `extra` arguments for `dames serve` (after the cluster's own: warnings
+    /// only, no rate limits, a 3 s drain).
     pub fn start_with(n: usize, extra: &[&str]) -> Cluster {
+        let mut args = vec!["--log", "warn", "--no-rate-limits", "--drain-timeout", "3s"];
+        args.extend(extra);
+        Self::start_bare(n, &args)
+    }
+
+    /// Starts `n` nodes with only the database and Redis set, and `extra` (the test chooses the
+    /// log level, the rate limits…).
+    pub fn start_bare(n: usize, extra: &[&str]) -> Cluster {
         let db = ScratchDatabase::create().unwrap();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_nanos();
         let prefix = format!("dames-test:{}-{nanos:x}:", std::process::id());
-        let mut args: Vec<String> = [
+        let (url, redis) = (db.url(), redis_url());
+        let mut args = vec![
             "--database",
-            &db.url(),
+            &url,
             "--redis",
-            &redis_url(),
+            &redis,
             "--redis-prefix",
             &prefix,
-            "--log",
-            "warn",
-            "--no-rate-limits",
-            "--drain-timeout",
-            "3s",
-        ]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
-        args.extend(extra.iter().map(|s| (*s).to_owned()));
+        ];
+        args.extend(extra);
         // The first node applies the migrations; the others then find them applied.
         let mut nodes = vec![Node::spawn(&args)];
         for _ in 1..n {
             nodes.push(Node::spawn(&args));
         }
         Cluster { nodes, prefix, db }
+    }
+
+    /// Every node.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 
     pub fn node(&self, i: usize) -> &Node {
