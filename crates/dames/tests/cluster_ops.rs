@@ -78,7 +78,7 @@ async fn redis_get(key: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
-    let mut cluster = start(2, &["--no-rate-limits"]);
+    let mut cluster = start(3, &["--no-rate-limits"]);
     let prefix = cluster.prefix.clone();
     let nodes = cluster.nodes();
     let http = reqwest::Client::new();
@@ -118,7 +118,8 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
     cluster.kill9(dead);
     let killed = Instant::now();
-    let alive = cluster.node(1 - dead);
+    // Read from a node that lives; any of the two may take the turn over.
+    let alive = cluster.node((dead + 1) % 3);
     let after = until(Duration::from_secs(20), "the CPU's move", || async {
         let room = room(&http, alive, &code).await;
         (room["play"]["to_move"] == 0).then_some(room)
@@ -128,14 +129,14 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     eprintln!("CPU move arrived {took:?} after kill -9 of its node");
     assert!(took < Duration::from_secs(5), "{took:?}");
     assert_eq!(after["play"]["moves"].as_array().map(Vec::len), Some(2));
-    // Taken over, not played before the kill.
-    let lines = alive.stderr.lock().unwrap().clone();
-    assert!(
+    // Taken over by one of the living nodes, not played before the kill.
+    let taken_over = (0..3).filter(|&i| i != dead).any(|i| {
+        let lines = cluster.node(i).stderr.lock().unwrap().clone();
         lines
             .iter()
-            .any(|l| l.contains(&format!("room {code}: CPU turn taken over"))),
-        "the living node did not take the turn over"
-    );
+            .any(|l| l.contains(&format!("room {code}: CPU turn taken over")))
+    });
+    assert!(taken_over, "no living node took the turn over");
     // The turn was played by the living node: its lease is released.
     until(Duration::from_secs(10), "lease released", || async {
         redis_get(&lease).await.is_none().then_some(())
@@ -145,14 +146,14 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_room_creation_limit_holds_across_nodes() {
-    let cluster = start(2, &[]);
+    let cluster = start(3, &[]);
     let nodes = cluster.nodes();
     let http = reqwest::Client::new();
-    // One browser creating rooms on each node in turn: the single node's burst (30), not twice.
+    // One browser creating rooms on each node in turn: the single node's burst (30), not thrice.
     let mut created = 0;
-    for i in 0..40 {
+    for i in 0..45 {
         let answer = http
-            .post(format!("{}/api/rooms", nodes[i % 2].base()))
+            .post(format!("{}/api/rooms", nodes[i % 3].base()))
             .header("cookie", "dames_client=c0ffee0000000000000000000000cafe")
             .json(&json!({"game": "draughts", "name": "Ana"}))
             .send()
