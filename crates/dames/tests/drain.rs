@@ -17,43 +17,12 @@ use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
-use common::Node;
+use common::{call, draughts_game as game, Node};
 
 fn spawn(db: &Path) -> Node {
     let mut args = vec![OsString::from("--db"), db.into()];
     args.extend(["--log", "info", "--no-rate-limits", "--drain-timeout", "5s"].map(OsString::from));
     Node::spawn(args)
-}
-
-async fn call(req: reqwest::RequestBuilder) -> Value {
-    let res = req.send().await.unwrap();
-    assert!(res.status().is_success(), "{}", res.status());
-    res.json().await.unwrap()
-}
-
-/// A started draughts game: its code and the two seat tokens.
-async fn game(http: &reqwest::Client, base: &str) -> (String, [String; 2]) {
-    let created = call(
-        http.post(format!("{base}/api/rooms"))
-            .json(&json!({"game": "draughts", "name": "Ana"})),
-    )
-    .await;
-    let code = created["code"].as_str().unwrap().to_owned();
-    let joined = call(
-        http.post(format!("{base}/api/rooms/{code}/join"))
-            .json(&json!({"name": "Bo"})),
-    )
-    .await;
-    let tokens = [
-        created["token"].as_str().unwrap().to_owned(),
-        joined["token"].as_str().unwrap().to_owned(),
-    ];
-    call(
-        http.post(format!("{base}/api/rooms/{code}/start"))
-            .bearer_auth(&tokens[0]),
-    )
-    .await;
-    (code, tokens)
 }
 
 /// The notations of the moves stored for `code`.

@@ -17,6 +17,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 use common::cluster::Cluster;
+use common::{call, draughts_game as game};
 
 const CONF: &str = include_str!("../../../deploy/nginx/dames.conf");
 const DOC: &str = include_str!("../../../docs/cluster.md");
@@ -117,44 +118,6 @@ async fn wait_ok(http: &reqwest::Client, url: &str) {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// Sends `req`; a `conflict` (409: the node's copy of the room was stale, it reloaded it) is
-/// sent again, as the page does (docs/cluster.md, "The per-room version check").
-async fn call(req: reqwest::RequestBuilder) -> Value {
-    for _ in 0..5 {
-        let res = req.try_clone().unwrap().send().await.unwrap();
-        if res.status() != 409 {
-            assert!(res.status().is_success(), "{}", res.status());
-            return res.json().await.unwrap();
-        }
-    }
-    panic!("conflict 5 times in a row");
-}
-
-/// A started draughts game through `base`: its code and the two seat tokens.
-async fn game(http: &reqwest::Client, base: &str) -> (String, [String; 2]) {
-    let created = call(
-        http.post(format!("{base}/api/rooms"))
-            .json(&json!({"game": "draughts", "name": "Ana"})),
-    )
-    .await;
-    let code = created["code"].as_str().unwrap().to_owned();
-    let joined = call(
-        http.post(format!("{base}/api/rooms/{code}/join"))
-            .json(&json!({"name": "Bo"})),
-    )
-    .await;
-    let tokens = [
-        created["token"].as_str().unwrap().to_owned(),
-        joined["token"].as_str().unwrap().to_owned(),
-    ];
-    call(
-        http.post(format!("{base}/api/rooms/{code}/start"))
-            .bearer_auth(&tokens[0]),
-    )
-    .await;
-    (code, tokens)
 }
 
 /// The seat of `token` plays its first legal move with id `id`; the answer.

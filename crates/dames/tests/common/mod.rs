@@ -134,3 +134,42 @@ where
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// Sends `req` and reads its JSON answer, which must be a success. A `conflict` (409: the node's
+/// copy of the room was stale and it reloaded it) is sent again, as the page does
+/// (docs/cluster.md, "The per-room version check"); one node alone never answers it.
+pub async fn call(req: reqwest::RequestBuilder) -> serde_json::Value {
+    for _ in 0..5 {
+        let res = req.try_clone().unwrap().send().await.unwrap();
+        if res.status() != 409 {
+            assert!(res.status().is_success(), "{}", res.status());
+            return res.json().await.unwrap();
+        }
+    }
+    panic!("conflict 5 times in a row");
+}
+
+/// A started draughts game through `base`, Ana against Bo: its code and the two seat tokens.
+pub async fn draughts_game(http: &reqwest::Client, base: &str) -> (String, [String; 2]) {
+    let created = call(
+        http.post(format!("{base}/api/rooms"))
+            .json(&serde_json::json!({"game": "draughts", "name": "Ana"})),
+    )
+    .await;
+    let code = created["code"].as_str().unwrap().to_owned();
+    let joined = call(
+        http.post(format!("{base}/api/rooms/{code}/join"))
+            .json(&serde_json::json!({"name": "Bo"})),
+    )
+    .await;
+    let tokens = [
+        created["token"].as_str().unwrap().to_owned(),
+        joined["token"].as_str().unwrap().to_owned(),
+    ];
+    call(
+        http.post(format!("{base}/api/rooms/{code}/start"))
+            .bearer_auth(&tokens[0]),
+    )
+    .await;
+    (code, tokens)
+}
