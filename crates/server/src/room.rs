@@ -315,6 +315,16 @@ impl Room {
         }
     }
 
+    fn require_finished(&self) -> Result<(), AppError> {
+        match self.status {
+            Status::Finished => Ok(()),
+            _ => Err(wrong_state(
+                "not_finished",
+                "a rematch needs a finished game",
+            )),
+        }
+    }
+
     fn require_playing(&self) -> Result<&Play, AppError> {
         match (&self.play, self.status) {
             (Some(play), Status::Playing) => Ok(play),
@@ -668,12 +678,7 @@ impl Room {
         now: i64,
         ch: &mut Change,
     ) -> Result<(), AppError> {
-        if self.status != Status::Finished {
-            return Err(wrong_state(
-                "not_finished",
-                "a rematch needs a finished game",
-            ));
-        }
+        self.require_finished()?;
         self.seats[seat].ready = ready;
         ch.event(Event::Rematch { ready, seat });
         // A CPU, or one standing in for a person who left, is always ready.

@@ -177,12 +177,7 @@ impl Room {
         now: i64,
         ch: &mut Change,
     ) -> Result<(), AppError> {
-        if self.status != Status::Finished {
-            return Err(wrong_state(
-                "not_finished",
-                "a rematch needs a finished game",
-            ));
-        }
+        self.require_finished()?;
         for n in self.absent_seats(seat) {
             self.seats[n].stand_in = Some(level);
             ch.event(Event::StandIn {
@@ -219,12 +214,7 @@ impl Room {
     /// `wrong_state`: `not_finished`, `host_only` for another seat, `nobody_absent` when every
     /// person is there.
     pub fn reopen_without_absent(&mut self, seat: usize, ch: &mut Change) -> Result<(), AppError> {
-        if self.status != Status::Finished {
-            return Err(wrong_state(
-                "not_finished",
-                "a rematch needs a finished game",
-            ));
-        }
+        self.require_finished()?;
         if seat != 0 {
             return Err(wrong_state(
                 "host_only",
