@@ -192,3 +192,27 @@ export async function roomCode(page) {
   assert(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/.test(code), `room code looks right (${code})`);
   return code;
 }
+
+/**
+ * Ana creates a draughts room at `base` and Bo joins it through its link; Ana starts. `agents`:
+ * their browsers' user agents (a proxy's log tells them apart).
+ */
+export async function draughtsPair(browser, base, track, { phone = false, agents = [undefined, undefined] } = {}) {
+  const ana = await newPerson(browser, { name: 'Ana', phone, userAgent: agents[0] });
+  const bo = await newPerson(browser, { name: 'Bo', phone, userAgent: agents[1] });
+  track(ana.ctx);
+  track(bo.ctx);
+  await ana.page.goto(base + '/');
+  await ana.page.click('[data-action=friends-draughts]');
+  await ana.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  const code = await roomCode(ana.page);
+  await bo.page.goto(`${base}/r/${code}`);
+  await bo.page.locator('[data-action=join]').click();
+  await bo.page.locator('.seat.mine').waitFor();
+  // The host sees the guest sit down live.
+  await ana.page.locator('.seat[data-seat="1"]', { hasText: 'Bo' }).waitFor();
+  await ana.page.click('[data-action=start]');
+  await ana.page.locator('svg.board-draughts').waitFor();
+  await bo.page.locator('svg.board-draughts').waitFor();
+  return { ana: ana.page, bo: bo.page, code, anaCtx: ana.ctx };
+}

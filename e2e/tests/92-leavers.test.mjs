@@ -1,27 +1,7 @@
 // Games among friends never get stuck (issue 11 items 1 and 6), from the players' side: the
 // « Mes parties » badge and the home page's list follow a move made in another browser within
 // a second.
-import { assert, equal, newPerson, playAnyMove, roomCode, shot, until } from '../lib.mjs';
-
-/** Ana creates a draughts room and Bo joins it through its link; Ana starts. */
-async function draughtsPair(browser, base, track, { phone = false } = {}) {
-  const ana = await newPerson(browser, { name: 'Ana', phone });
-  const bo = await newPerson(browser, { name: 'Bo', phone });
-  track(ana.ctx);
-  track(bo.ctx);
-  await ana.page.goto(base + '/');
-  await ana.page.click('[data-action=friends-draughts]');
-  await ana.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  const code = await roomCode(ana.page);
-  await bo.page.goto(`${base}/r/${code}`);
-  await bo.page.locator('[data-action=join]').click();
-  await bo.page.locator('.seat.mine').waitFor();
-  await ana.page.locator('.seat[data-seat="1"]', { hasText: 'Bo' }).waitFor();
-  await ana.page.click('[data-action=start]');
-  await ana.page.locator('svg.board-draughts').waitFor();
-  await bo.page.locator('svg.board-draughts').waitFor();
-  return { ana: ana.page, bo: bo.page, code };
-}
+import { assert, draughtsPair, equal, newPerson, playAnyMove, roomCode, shot, until } from '../lib.mjs';
 
 test('leavers: the badge and the home list follow a move in another browser within a second', async ({ base, browser, track }) => {
   const { ana, bo, code } = await draughtsPair(browser, base, track, { phone: true });

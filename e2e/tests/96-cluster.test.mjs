@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { E2E_DIR, assert, equal, moveCount, newPerson, playAnyMove, roomCode, serverBin, until } from '../lib.mjs';
+import { E2E_DIR, assert, draughtsPair, equal, moveCount, playAnyMove, serverBin, until } from '../lib.mjs';
 
 const PG = ['-h', '127.0.0.1', '-U', 'postgres'];
 const REDIS = process.env.DAMES_TEST_REDIS || 'redis://127.0.0.1:6379';
@@ -91,24 +91,8 @@ test('two nodes behind nginx: a live game whose players are on different nodes',
     const base = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(base + '/ready').catch(() => null))?.ok, 'nginx and the nodes ready', 20000);
 
-    const host = await newPerson(browser, { name: 'Ana', userAgent: 'dames-e2e-host' });
-    const guest = await newPerson(browser, { name: 'Bo', userAgent: 'dames-e2e-guest' });
-    track(host.ctx);
-    track(guest.ctx);
-    const a = host.page;
-    const b = guest.page;
-    await a.goto(base + '/');
-    await a.click('[data-action=friends-draughts]');
-    await a.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-    const code = await roomCode(a);
-    await b.goto(`${base}/r/${code}`);
-    await b.locator('[data-action=join]').click();
-    await b.locator('.seat.mine').waitFor();
-    // The host sees the guest sit down live (whatever node each is on).
-    await a.locator('.seat[data-seat="1"]', { hasText: 'Bo' }).waitFor();
-    await a.click('[data-action=start]');
-    await a.locator('svg.board-draughts').waitFor();
-    await b.locator('svg.board-draughts').waitFor();
+    // The guest's user agent tells its sockets apart in nginx's log.
+    const { ana: a, bo: b, code, anaCtx } = await draughtsPair(browser, base, track, { agents: ['dames-e2e-host', 'dames-e2e-guest'] });
 
     // Two moves live per round, then the guest's page is reloaded: a new socket, maybe another node.
     let moves = 0;
@@ -135,7 +119,7 @@ test('two nodes behind nginx: a live game whose players are on different nodes',
       await until(async () => sockets(log, code).filter((s) => s.agent === 'dames-e2e-guest').length >= round, 'the closed socket logged');
     }
     // The host's page kept its one socket (on one node) all along.
-    await host.ctx.close();
+    await anaCtx.close();
     const hostSockets = await until(() => {
       const s = sockets(log, code).filter((x) => x.agent === 'dames-e2e-host');
       return s.length ? s : null;
