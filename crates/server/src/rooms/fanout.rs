@@ -15,7 +15,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::{Origin, RoomCell, Rooms, Update};
+use super::{Origin, RoomCell, Rooms};
 
 /// One message on the channel.
 #[derive(Debug, Serialize, Deserialize)]
@@ -158,10 +158,6 @@ impl Rooms {
     /// A room deleted by another node: dropped here too, its connections told.
     async fn forget(&self, code: &str, cell: &Arc<RoomCell>) {
         let _guard = cell.room.lock().await;
-        self.cells().remove(code);
-        cell.deleted.store(true, Ordering::Relaxed);
-        cell.cancel_cpu();
-        self.cpu_games.forget(code);
-        let _ = cell.tx.send(Arc::new(Update::Deleted));
+        self.drop_deleted(code, cell);
     }
 }

@@ -540,13 +540,19 @@ impl Rooms {
         };
         let _guard = cell.room.lock().await;
         blocking(move || store.delete(&key)).await?;
+        self.drop_deleted(code, &cell);
+        self.announce(code, 0, true);
+        Ok(())
+    }
+
+    /// A deleted room (here or by another node, `fanout`), its lock held: out of memory, its CPU
+    /// turn stopped, its connections told.
+    fn drop_deleted(&self, code: &str, cell: &Arc<RoomCell>) {
         self.cells().remove(code);
         cell.deleted.store(true, Ordering::Relaxed);
         cell.cancel_cpu();
         self.cpu_games.forget(code);
         let _ = cell.tx.send(Arc::new(Update::Deleted));
-        self.announce(code, 0, true);
-        Ok(())
     }
 }
 
