@@ -1,5 +1,8 @@
 // @ts-check
-/** Tiny DOM helpers: element builder, toasts, modal dialogs. */
+/**
+ * Tiny DOM helpers: element builder, redraws that keep the control in use (`patch`), toasts,
+ * modal dialogs.
+ */
 
 /**
  * @typedef {string | number | Node | null | undefined | false} Child
@@ -40,7 +43,11 @@ function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') {
-      el.addEventListener(k.slice(2).toLowerCase(), v);
+      const type = k.slice(2).toLowerCase();
+      el.addEventListener(type, v);
+      const own = listeners.get(el);
+      if (own) own.push([type, v]);
+      else listeners.set(el, [[type, v]]);
     } else if (k === 'value' && 'value' in el) {
       /** @type {any} */ (el).value = v;
     } else if (k === 'checked' && 'checked' in el) {
@@ -63,6 +70,114 @@ function append(el, children) {
 export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
+}
+
+/** The listeners `h` and `s` attached to each element: a redraw that keeps an element gives it the new ones. */
+const listeners = /** @type {WeakMap<Element, [string, EventListener][]>} */ (new WeakMap());
+
+/**
+ * Fields typed in since their last `change`: what they hold is the player's, not yet sent, and a
+ * redraw leaves it alone. `change` (Enter, leaving the field) sends it; from then on the field
+ * shows what the server stored, a refused value included. (Only the focused field is kept by
+ * `patch`, so leaving a field forgets it too.)
+ */
+const typing = /** @type {WeakSet<EventTarget>} */ (new WeakSet());
+document.addEventListener('input', (e) => { if (e.target) typing.add(e.target); }, true);
+document.addEventListener('change', (e) => { if (e.target) typing.delete(e.target); }, true);
+document.addEventListener('focusout', (e) => { if (e.target) typing.delete(e.target); }, true);
+
+/**
+ * Attributes that say which element of a redraw stands for which element on screen (with the tag;
+ * elements with none of them are matched by tag, class and rank among their like).
+ */
+const KEYS = ['id', 'data-key', 'data-opt', 'data-seat', 'data-cpu-seat', 'data-action', 'data-testid', 'data-move', 'name', 'href'];
+
+/**
+ * Like `fill`, for content drawn again on every event of a live screen (lobby, game panels):
+ * the control in use (the focused element: a field being typed in, an open select, a button
+ * being pressed) is never taken out of the page, so that it keeps focus, caret, typed text and
+ * the phone's keyboard. It and each element around it are updated in place from their new
+ * version (attributes, listeners, the server's value unless the player is typing); everything
+ * else is replaced by the new content, as `fill` does.
+ *
+ * Listeners of the new content are moved onto the elements kept: a listener must find the
+ * elements it works on from its event (`e.currentTarget`), not from variables holding new
+ * elements, which may be the ones left out.
+ * @param {Element} el @param {...(Child|Child[])} children
+ */
+export function patch(el, ...children) {
+  const active = document.activeElement;
+  if (!active || active === el || !el.contains(active)) return fill(el, ...children);
+  const box = document.createElement('div');
+  append(box, children);
+  keepActive(el, [...box.childNodes], active);
+}
+
+/**
+ * Gives `parent` the children `nodes`, keeping its child that holds `active` if `nodes` has a
+ * counterpart of it. @param {Element} parent @param {ChildNode[]} nodes @param {Element} active
+ */
+function keepActive(parent, nodes, active) {
+  const kept = [...parent.children].find((c) => c.contains(active));
+  const twin = kept ? counterpart(kept, nodes) : null;
+  if (!kept || !twin) {
+    parent.replaceChildren(...nodes);
+    return;
+  }
+  // Never detached (that would blur it): the others go, the new ones come around it.
+  for (const c of [...parent.childNodes]) if (c !== kept) c.remove();
+  const i = nodes.indexOf(twin);
+  kept.before(...nodes.slice(0, i));
+  kept.after(...nodes.slice(i + 1));
+  update(kept, twin);
+  if (kept === active) updateControl(kept, twin);
+  else keepActive(kept, [...twin.childNodes], active);
+}
+
+/** The element of `nodes` that stands for `old`, if any. @param {Element} old @param {ChildNode[]} nodes */
+function counterpart(old, nodes) {
+  const key = keyOf(old);
+  const same = (/** @type {Node} */ n) => n instanceof Element && n.tagName === old.tagName && keyOf(n) === key
+    && (key !== '' || n.className === old.className);
+  const rank = (old.parentElement ? [...old.parentElement.children] : [old]).filter(same).indexOf(old);
+  return /** @type {Element|undefined} */ (nodes.filter(same)[rank]) ?? null;
+}
+
+/** What tells an element apart from its siblings ('' if nothing does). @param {Element} el */
+function keyOf(el) {
+  const v = KEYS.map((k) => el.getAttribute(k));
+  return v.some((x) => x !== null) ? JSON.stringify(v) : '';
+}
+
+/** Gives `old` the attributes and listeners of `twin`. @param {Element} old @param {Element} twin */
+function update(old, twin) {
+  for (const a of [...old.attributes]) if (!twin.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of twin.attributes) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  for (const [type, f] of listeners.get(old) || []) old.removeEventListener(type, f);
+  const fresh = listeners.get(twin) || [];
+  for (const [type, f] of fresh) old.addEventListener(type, f);
+  listeners.set(old, fresh);
+}
+
+/**
+ * The focused control takes its new value, unless the player is typing in it; an open select
+ * keeps its options (and stays open) while they are the same.
+ * @param {Element} old @param {Element} twin
+ */
+function updateControl(old, twin) {
+  if (old instanceof HTMLInputElement && twin instanceof HTMLInputElement) {
+    if (old.type === 'checkbox' || old.type === 'radio') old.checked = twin.checked;
+    else if (!typing.has(old) && old.value !== twin.value) old.value = twin.value;
+  } else if (old instanceof HTMLTextAreaElement && twin instanceof HTMLTextAreaElement) {
+    if (!typing.has(old) && old.value !== twin.value) old.value = twin.value;
+  } else if (old instanceof HTMLSelectElement && twin instanceof HTMLSelectElement) {
+    const sig = (/** @type {HTMLSelectElement} */ s) => [...s.options].map((o) => `${o.value}\u0001${o.text}\u0001${o.disabled}`).join('\u0002');
+    const value = twin.value;
+    if (sig(old) !== sig(twin)) old.replaceChildren(...twin.childNodes);
+    if (old.value !== value) old.value = value;
+  } else {
+    old.replaceChildren(...twin.childNodes);
+  }
 }
 
 /** Shows a short message at the bottom of the screen. @param {string} text @param {'info'|'error'|'good'} [kind] */
