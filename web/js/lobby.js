@@ -12,7 +12,7 @@ import { shareCard } from './share.js';
  * @typedef {import('./api.js').Seat} Seat
  * @typedef {{
  *   join: (seat?: number) => void, leave: () => void, start: () => void,
- *   setSettings: (s: import('./api.js').Settings) => void,
+ *   setSettings: (s: import('./api.js').Settings) => void, refuseSetting: (e: {field: string, text: string}) => void,
  *   seatCpu: (seat: number, level: string|null) => void, kick: (seat: number) => void,
  * }} LobbyActions
  */
@@ -37,7 +37,7 @@ export function renderLobby(room, act, settingError = null) {
         h('button', { class: 'btn primary big', type: 'button', 'data-action': 'join', onclick: () => act.join() }, t('join_game')))
       : room.you === null ? h('p', { class: 'muted' }, t('spectator_full')) : null,
     room.you !== null && !room.host
-      ? h('button', { class: 'btn ghost', type: 'button', onclick: () => act.leave() }, t('leave_seat'))
+      ? h('button', { class: 'btn ghost', type: 'button', 'data-action': 'leave', onclick: () => act.leave() }, t('leave_seat'))
       : null,
     room.host
       ? h('div', { class: 'start-box' },
@@ -48,7 +48,7 @@ export function renderLobby(room, act, settingError = null) {
   const settings = h('div', { class: 'card settings-card' },
     h('h2', null, t('settings_title')),
     room.host ? null : h('p', { class: 'muted small' }, t('settings_host_only')),
-    settingsForm(room.game, room.settings, room.host, act.setSettings, settingError));
+    settingsForm(room.game, room.settings, room.host, act.setSettings, settingError, act.refuseSetting));
 
   const variant = room.game === 'draughts' && room.settings.rules && room.settings.rules.variant
     ? ' · ' + t(/** @type {any} */ ('variant_' + room.settings.rules.variant))
@@ -78,13 +78,13 @@ function seatRow(room, seat, act) {
     if (room.host) {
       controls.push(levelSelect(t('add_cpu'), null, (lv) => act.seatCpu(seat.seat, lv), seat.seat));
     } else if (room.you === null) {
-      controls.push(h('button', { class: 'btn small', type: 'button', onclick: () => act.join(seat.seat) }, t('take_seat')));
+      controls.push(h('button', { class: 'btn small', type: 'button', 'data-action': 'take-seat', onclick: () => act.join(seat.seat) }, t('take_seat')));
     }
   } else if (seat.kind === 'cpu' && room.host) {
     controls.push(levelSelect(null, seat.level, (lv) => act.seatCpu(seat.seat, lv), seat.seat));
-    controls.push(h('button', { class: 'btn small ghost', type: 'button', onclick: () => act.seatCpu(seat.seat, null) }, t('remove_cpu')));
+    controls.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'remove-cpu', onclick: () => act.seatCpu(seat.seat, null) }, t('remove_cpu')));
   } else if (seat.kind === 'human' && room.host && !mine) {
-    controls.push(h('button', { class: 'btn small ghost', type: 'button', onclick: () => act.kick(seat.seat) }, t('kick')));
+    controls.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'kick', onclick: () => act.kick(seat.seat) }, t('kick')));
   }
   const name = seat.kind === 'empty' ? t('seat_empty')
     : seat.kind === 'cpu' ? t('seat_cpu', { level: t(/** @type {any} */ ('level_' + (seat.level || 'normal'))) })

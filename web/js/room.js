@@ -1,7 +1,7 @@
 // @ts-check
 /** The room page `/r/{CODE}`: loads the room, keeps the WebSocket, shows the lobby or the game. */
 import { ApiError, RoomSocket, api } from './api.js';
-import { fill, h, randomId, toast } from './dom.js';
+import { fill, h, patch, randomId, toast } from './dom.js';
 import { GameView } from './game.js';
 import { errorText, t } from './i18n.js';
 import { renderLobby } from './lobby.js';
@@ -103,7 +103,8 @@ class RoomPage {
       // The host sent a finished game back to the lobby without those who left.
       if (prev && prev.status === 'finished') toast(t('reopened_toast'));
       this.game = null;
-      fill(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
+      // Drawn again on every event: the field, select or button in use stays (dom.js `patch`).
+      patch(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
       return;
     }
     if (!this.game || this.gameNo !== room.game_no) {
@@ -210,6 +211,10 @@ class RoomPage {
         return this.run(() => api.settings(code, s), undefined, (e) => {
           if (e.field) this.settingError = { field: e.field, text: errorText(e) };
         });
+      },
+      // Refused before sending: kept like the server's refusals, so that the next event's redraw shows it too.
+      refuseSetting: (e) => {
+        this.settingError = e;
       },
       seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
       kick: (seat) => this.run(() => api.seat(code, seat, { kick: true })),

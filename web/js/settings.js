@@ -190,11 +190,13 @@ export function defaultsOf(game) {
 
 /**
  * The form. `onChange` receives the whole new settings (host only). `error`: the last refusal of
- * a field (by its server path), shown under that field.
+ * a field (by its server path), shown under that field; `onRefused` is told of a value refused
+ * here, before sending, so that the form drawn again on the next event still shows it.
  * @param {'cc'|'draughts'} game @param {Settings} st @param {boolean} editable
  * @param {(s: Settings) => void} onChange @param {{field: string, text: string}|null} [error]
+ * @param {(e: {field: string, text: string}) => void} [onRefused]
  */
-export function settingsForm(game, st, editable, onChange, error = null) {
+export function settingsForm(game, st, editable, onChange, error = null, onRefused = () => {}) {
   // The rhythm first: it is the first choice at room creation (live or turn by turn).
   const opts = [...COMMON.filter((o) => o.id === 'rhythm'), ...(game === 'cc' ? CC : DRAUGHTS), ...COMMON.filter((o) => o.id !== 'rhythm')];
   const defaults = defaultsOf(game);
@@ -207,7 +209,7 @@ export function settingsForm(game, st, editable, onChange, error = null) {
     if (!f || (o.visible && !o.visible(st, (id) => get(st, id)))) continue;
     const path = pathOf(st, o);
     rows.push(row({ game, st, o, value: get(st, o.id), editable, path, def: defaults ? get(defaults, o.id) : undefined, error: errorFor(path),
-      onChange: (v) => onChange(change(st, o.id, v)) }));
+      onChange: (v) => onChange(change(st, o.id, v)), onRefused }));
   }
   // Fields the server knows and this table does not: still shown, still editable.
   for (const [k, v] of Object.entries(st.rules || {})) {
@@ -216,7 +218,7 @@ export function settingsForm(game, st, editable, onChange, error = null) {
     const o = { id: k, scope: 'rules', names: [k], type: typeof v === 'boolean' ? 'bool' : 'number', label: /** @type {Key} */ (k), help: /** @type {Key} */ ('') };
     const path = 'rules.' + k;
     rows.push(row({ game, st, o, value: v, editable, path, def: defaults && defaults.rules ? defaults.rules[k] : undefined, error: errorFor(path),
-      onChange: (nv) => onChange({ ...st, rules: { ...st.rules, [k]: nv } }), rawLabel: k }));
+      onChange: (nv) => onChange({ ...st, rules: { ...st.rules, [k]: nv } }), onRefused, rawLabel: k }));
   }
   return h('div', { class: 'settings' }, rows);
 }
@@ -232,9 +234,9 @@ function defaultText(o, st, def) {
 /**
  * One option: label, control, « par défaut », why it is locked or what it changes, its error.
  * @param {{game: 'cc'|'draughts', st: Settings, o: Opt, value: any, editable: boolean, path: string, def: any,
- *   error: string|null, onChange: (v: any) => void, rawLabel?: string}} a
+ *   error: string|null, onChange: (v: any) => void, onRefused: (e: {field: string, text: string}) => void, rawLabel?: string}} a
  */
-function row({ game, st, o, value, editable, path, def, error, onChange, rawLabel }) {
+function row({ game, st, o, value, editable, path, def, error, onChange, onRefused, rawLabel }) {
   const id = 'opt-' + o.id;
   const label = rawLabel ?? t(o.label);
   const help = rawLabel ? '' : t(o.help);
@@ -242,11 +244,18 @@ function row({ game, st, o, value, editable, path, def, error, onChange, rawLabe
   const enabled = editable && !locked;
   const errId = id + '-error';
   const errBox = h('p', { class: 'setting-error', id: errId, role: 'alert', hidden: !error, 'data-testid': 'setting-error' }, error || '');
-  /** @param {string|null} text */
-  const showError = (text) => {
-    errBox.textContent = text || '';
-    errBox.hidden = !text;
-    control.setAttribute('aria-invalid', text ? 'true' : 'false');
+  /**
+   * Found from the field itself: a redraw while the field is in use keeps the field on screen
+   * and gives it this listener (dom.js `patch`).
+   * @param {HTMLInputElement} input @param {string|null} text
+   */
+  const showError = (input, text) => {
+    const box = input.closest('.setting')?.querySelector('.setting-error');
+    if (box instanceof HTMLElement) {
+      box.textContent = text || '';
+      box.hidden = !text;
+    }
+    input.setAttribute('aria-invalid', text ? 'true' : 'false');
   };
   /** @type {HTMLElement} */
   let control;
@@ -273,10 +282,12 @@ function row({ game, st, o, value, editable, path, def, error, onChange, rawLabe
           : range && (v < range.min || v > range.max) ? { reason: 'out_of_range', min: range.min, max: range.max } : null;
         if (bad) {
           input.value = String(value);
-          showError(errorText({ code: 'invalid_settings', field: path, detail: bad }) + ' ' + t('setting_kept', { v: String(value) }));
+          const text = errorText({ code: 'invalid_settings', field: path, detail: bad }) + ' ' + t('setting_kept', { v: String(value) });
+          showError(input, text);
+          onRefused({ field: path, text });
           return;
         }
-        showError(null);
+        showError(input, null);
         onChange(v);
       } });
   }

@@ -58,6 +58,9 @@ export function readAloud(code) {
   }
 }
 
+/** The rooms whose code this page has spelled out (« Lire le code »). */
+const spelledShown = new Set();
+
 /**
  * The « Invitez vos amis » card of a lobby.
  * @param {import('./api.js').RoomView} room
@@ -68,7 +71,7 @@ export function shareCard(room) {
   const message = t('share_message', { game, code: codeGroups(room.code).join(' ') });
   const body = `${message}\n${link}`;
   const aloud = spelled(room.code);
-  const spelledLine = h('div', { class: 'code-spelled small', 'data-testid': 'code-spelled', hidden: true },
+  const spelledLine = h('div', { class: 'code-spelled small', 'data-testid': 'code-spelled', hidden: !spelledShown.has(room.code) },
     h('span', { class: 'muted' }, t('share_spelled_label')),
     h('ol', null, aloud.map((g) => h('li', null, g.join(', ')))));
   const enc = encodeURIComponent;
@@ -90,8 +93,11 @@ export function shareCard(room) {
           }, codeGroups(room.code).map((g) => h('span', { class: 'code-group' }, g))),
           h('button', {
             class: 'btn small', type: 'button', 'data-action': 'read-code',
-            onclick: () => {
-              spelledLine.hidden = false;
+            onclick: (/** @type {Event} */ e) => {
+              // Stays shown when the lobby is drawn again (someone joins while it is read out).
+              spelledShown.add(room.code);
+              const line = /** @type {HTMLElement} */ (e.currentTarget).closest('.share-text')?.querySelector('[data-testid=code-spelled]');
+              if (line instanceof HTMLElement) line.hidden = false;
               readAloud(room.code);
             },
           }, speakerIcon(), t('share_read'))),
