@@ -3,7 +3,7 @@
 // fingers stays on the page (dom.js `patch`): same element, focus (on a phone: the keyboard),
 // caret, typed-but-unsent text, an open select. What the player confirms is sent, and the field
 // then shows what the server stored, a refusal included.
-import { assert, equal, newPerson, roomCode, shot, until } from '../lib.mjs';
+import { assert, draughtsPair, equal, newPerson, resign, roomCode, shot, until } from '../lib.mjs';
 
 /** The room as the server has it. @param {import('playwright-core').Page} page @param {string} code */
 const roomOf = (page, code) => page.evaluate(async (c) => (await fetch(`/api/rooms/${c}`)).json(), code);
@@ -207,4 +207,26 @@ test('live fields: a select the host has open stays open and usable while a play
   await b.locator('.seat[data-seat="2"].seat-cpu').waitFor();
   await until(async () => (await level.inputValue()) === 'facile', 'Ana’s select shows the stored level');
   equal(a.errors.length + b.errors.length, 0, 'no script error');
+});
+
+test('live fields: the rematch button under the finger stays while the other player gets ready (phone)', async ({ base, browser, track }) => {
+  const { ana, bo, code } = await draughtsPair(browser, base, track, { phone: true });
+  const first = (await roomOf(ana, code)).game_no;
+  await resign(bo);
+  await ana.locator('[data-testid=result] h2').waitFor();
+  const again = ana.locator('[data-action=rematch]');
+  await again.focus();
+  await mark(again);
+  // Bo is ready: Ana's result panel is drawn again.
+  await bo.locator('[data-action=rematch]').click();
+  await until(async () => (await roomOf(ana, code)).seats[1].ready === true, 'Bo is ready');
+  await ana.locator('[data-testid=result] .tag.good').waitFor();
+  const now = await focused(ana);
+  assert(now.marked && now.connected, 'Ana’s button is the same element, still focused');
+  await shot(ana, '93-phone-rematch-focused');
+  // Enter presses it: the second game starts.
+  await ana.keyboard.press('Enter');
+  await until(async () => (await roomOf(ana, code)).game_no === first + 1, 'the second game started');
+  await until(async () => !(await ana.locator('.game.finished').count()), 'Ana sees the new game');
+  equal(ana.errors.length + bo.errors.length, 0, 'no script error');
 });

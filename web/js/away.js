@@ -8,7 +8,7 @@
  * coming back (who takes the seat back on reconnecting).
  */
 import { ApiError, api } from './api.js';
-import { dialog, fill, h, toast } from './dom.js';
+import { dialog, h, patch, toast } from './dom.js';
 import { errorText, t } from './i18n.js';
 
 /**
@@ -96,7 +96,7 @@ export class AwayPanel {
     const cpuIn = Math.ceil((since + after - Date.now()) / 1000);
     const claimIn = Math.ceil((since + CLAIM_FACTOR * after - Date.now()) / 1000);
     const two = room.seats.length === 2;
-    // Drawn again only when what it shows changes (a select being used keeps its state).
+    // Drawn again only when what it shows changes; then the select or button in use stays (dom.js `patch`).
     const key = `${seat}:${cpuIn > 0 ? cpuIn : 'cpu'}:${two ? (claimIn > 0 ? claimIn : 'claim') : ''}`;
     if (!this.ticker) {
       this.ticker = setInterval(() => {
@@ -132,7 +132,7 @@ export class AwayPanel {
           if (v === 'yes') this.act({ seat, action: 'claim' });
         } }, t('away_claim')));
     }
-    fill(this.el, parts);
+    patch(this.el, parts);
   }
 }
 

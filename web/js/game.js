@@ -4,7 +4,7 @@
  * draw offers (draughts), confirm-move bar, result and « Rejouer ».
  */
 import { Board } from './board.js';
-import { dialog, fill, h, toast } from './dom.js';
+import { dialog, fill, h, patch, toast } from './dom.js';
 import { ApiError, api } from './api.js';
 import { errorText, place, reasonText, t } from './i18n.js';
 import { at } from './games.js';
@@ -385,12 +385,12 @@ export class GameView {
     this.offer.hidden = !offered && declined === null;
     this.offer.classList.toggle('offer-news', !offered);
     if (offered && g && g.draw_offer !== null) {
-      fill(this.offer,
+      patch(this.offer,
         h('span', null, t('draw_offered_to_you', { name: seatName(room, g.draw_offer) })),
         h('button', { class: 'btn primary small', type: 'button', 'data-action': 'draw-accept', onclick: () => this.act.draw('accept') }, t('draw_accept')),
         h('button', { class: 'btn small', type: 'button', 'data-action': 'draw-decline', onclick: () => this.act.draw('decline') }, t('draw_decline')));
     } else if (declined !== null) {
-      fill(this.offer, h('span', { 'data-testid': 'draw-declined' }, declined === room.you ? t('draw_declined_toast') : drawDeclinedText(room, declined)));
+      patch(this.offer, h('span', { 'data-testid': 'draw-declined' }, declined === room.you ? t('draw_declined_toast') : drawDeclinedText(room, declined)));
     }
   }
 
@@ -422,12 +422,12 @@ export class GameView {
   renderActions(room) {
     const g = room.game_view;
     if (room.you === null) {
-      fill(this.actions, h('p', { class: 'muted small', 'data-testid': 'spectating' }, t('spectator_game')));
+      patch(this.actions, h('p', { class: 'muted small', 'data-testid': 'spectating' }, t('spectator_game')));
       return;
     }
     const kind = kindOf(room.game);
     if (!g || room.status !== 'playing' || kind.resigned(room).has(room.you) || currentPlaces(room)[room.you]) {
-      fill(this.actions);
+      patch(this.actions);
       return;
     }
     /** @type {HTMLElement[]} */
@@ -477,7 +477,7 @@ export class GameView {
         if (soundOn()) beep();
         this.renderActions(room);
       } }, soundOn() ? t('sound_on') : t('sound_off')));
-    fill(this.actions, items);
+    patch(this.actions, items);
   }
 
   /** @param {RoomView} room */
@@ -496,11 +496,11 @@ export class GameView {
     const g = room.game_view;
     if (!g) return;
     if (!g.moves.length) {
-      fill(this.moveList, h('li', { class: 'muted small' }, t('no_moves_yet')));
+      patch(this.moveList, h('li', { class: 'muted small' }, t('no_moves_yet')));
       return;
     }
     // Each move is a button: it shows the position after it (replay.js).
-    fill(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat, 'data-move': i },
+    patch(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat, 'data-move': i },
       h('button', { class: 'mv', type: 'button', 'aria-label': t('replay_show_move', { n: i + 1, name: seatName(room, rec.seat), move: describe(room, rec.move) }),
         onclick: () => this.openReplay(this.room || room, i) },
       h('span', { class: 'mv-no' }, String(i + 1)),
@@ -517,7 +517,7 @@ export class GameView {
     const holes = load('holes') === '1';
     this.board?.svg.classList.toggle('show-holes', holes);
     this.replay?.board.svg.classList.toggle('show-holes', holes);
-    fill(this.movesFoot,
+    patch(this.movesFoot,
       h('p', { class: 'muted small' }, t(kind.notationHelp)),
       kind.holes
         ? h('button', { class: 'btn ghost small', type: 'button', 'aria-pressed': String(holes), 'data-action': 'holes',
@@ -565,7 +565,7 @@ export class GameView {
       // « Tout le monde est là » only when nobody is missing or still to answer.
       if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
     }
-    fill(this.result,
+    patch(this.result,
       h('h2', { 'data-testid': 'result-title' }, title),
       reasonText(o.reason) ? h('p', { class: 'muted small' }, reasonText(o.reason)) : null,
       h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,

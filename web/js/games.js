@@ -1,7 +1,7 @@
 // @ts-check
 /** « Mes parties » (/games): every game of this browser, those where it is your turn first. */
 import { request } from './api.js';
-import { fill, h } from './dom.js';
+import { fill, h, patch } from './dom.js';
 import { lang, t } from './i18n.js';
 import { whileShown } from './live.js';
 import { refreshBadge } from './push.js';
@@ -42,8 +42,8 @@ export function showGames(root) {
     /** @type {{games: MyGame[]}} */
     const { games } = await request('GET', '/api/me/games');
     refreshBadge();
-    if (!games.length) return fill(list, h('li', { class: 'muted' }, t('games_none')));
-    fill(list, games.map(item));
+    if (!games.length) return patch(list, h('li', { class: 'muted' }, t('games_none')));
+    patch(list, games.map(item));
   };
   load().catch(() => fill(list, h('li', { class: 'muted' }, t('err_network'))));
   // A move in another tab or browser shows here within a second (live.js).

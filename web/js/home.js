@@ -1,7 +1,7 @@
 // @ts-check
 /** Home: both games with their 30-second rules, « Contre le CPU », « Avec des amis », join by code. */
 import { ApiError, api } from './api.js';
-import { dialog, fill, h, toast } from './dom.js';
+import { dialog, fill, h, patch, toast } from './dom.js';
 import { errorText, t } from './i18n.js';
 import { askName } from './name.js';
 import { swatch } from './players.js';
@@ -70,8 +70,8 @@ function myGames() {
         h('span', { class: 'my-game-state' }, state)));
     });
     box.hidden = !items.length;
-    if (!items.length) return fill(list);
-    fill(list, items, h('li', null, h('a', { href: '/games', class: 'btn ghost small', 'data-action': 'all-games' }, t('nav_games'))));
+    if (!items.length) return patch(list);
+    patch(list, items, h('li', null, h('a', { href: '/games', class: 'btn ghost small', 'data-action': 'all-games' }, t('nav_games'))));
   };
   load().catch(() => {});
   // A move in another tab or browser shows here within a second (live.js).

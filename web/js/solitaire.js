@@ -7,7 +7,7 @@
  * Loaded when a solitaire room is first shown, with its texts and styles, so that a first visit
  * does not pay for it.
  */
-import { fill, h } from './dom.js';
+import { h, patch } from './dom.js';
 import { frTypo, lang } from './i18n.js';
 import { load, save } from './storage.js';
 
@@ -116,7 +116,7 @@ export function renderSolitaire(box, room, act) {
     h('div', null, h('dt', null, label), h('dd', { 'data-testid': id }, String(value)));
   box.hidden = false;
   box.classList.toggle('done', !!o);
-  fill(box,
+  patch(box,
     h('h2', null, tx('title')),
     o
       ? h('p', { class: 'solo-result', 'data-testid': 'solitaire-result' }, h('strong', null, crossed ? tx('crossed', { n }) : tx('not_crossed', { n })))
