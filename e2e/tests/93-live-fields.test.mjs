@@ -62,6 +62,12 @@ test('live fields: patch keeps the focused field with its typed text and caret, 
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
+  // Switching to another app and back: the page's focused field gets blur and focusout (and
+  // stays the focused element), nothing is sent.
+  await field.evaluate((el) => {
+    el.dispatchEvent(new FocusEvent('blur'));
+    el.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+  });
   // A redraw while typing: the same field, focused, what was typed, the caret.
   let r = await page.evaluate(() => /** @type {any} */ (window).redraw(2, 'server 2'));
   assert(r.sameInput && r.focused, 'the field typed in is kept, focused');

@@ -78,13 +78,12 @@ const listeners = /** @type {WeakMap<Element, [string, EventListener][]>} */ (ne
 /**
  * Fields typed in since their last `change`: what they hold is the player's, not yet sent, and a
  * redraw leaves it alone. `change` (Enter, leaving the field) sends it; from then on the field
- * shows what the server stored, a refused value included. (Only the focused field is kept by
- * `patch`, so leaving a field forgets it too.)
+ * shows what the server stored, a refused value included. Not forgotten on `blur`: switching to
+ * another app blurs the field without sending it, and the text must still be there on return.
  */
 const typing = /** @type {WeakSet<EventTarget>} */ (new WeakSet());
 document.addEventListener('input', (e) => { if (e.target) typing.add(e.target); }, true);
 document.addEventListener('change', (e) => { if (e.target) typing.delete(e.target); }, true);
-document.addEventListener('focusout', (e) => { if (e.target) typing.delete(e.target); }, true);
 
 /**
  * Attributes that say which element of a redraw stands for which element on screen (with the tag;
