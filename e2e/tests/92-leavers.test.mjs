@@ -152,7 +152,15 @@ test('leavers: in a 2-player game the one who stays claims the win', async ({ ba
   await b.close();
   // First the CPU, with the claim's own wait said; then the claim.
   await a.locator('[data-action=away-cpu]').waitFor({ timeout: 15000 });
-  await a.locator('[data-testid=claim-wait]').waitFor();
+  const wait = a.locator('[data-testid=claim-wait]');
+  await wait.waitFor();
+  // The bar is drawn again each second of the countdown: the level select Ana has open stays.
+  const level = a.locator('[data-testid=away-level]');
+  await level.tap();
+  await level.evaluate((el) => { /** @type {any} */ (el).probe = true; });
+  const said = await wait.textContent();
+  await until(async () => (await wait.textContent()) !== said, 'the countdown moved on');
+  assert(await a.evaluate(() => /** @type {any} */ (document.activeElement).probe === true), 'the level select is the same element, still focused');
   const claim = a.locator('[data-action=away-claim]');
   await claim.waitFor({ timeout: 20000 });
   await shot(a, '92-phone-claim');
