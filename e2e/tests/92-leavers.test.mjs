@@ -15,8 +15,10 @@ test('leavers: the badge and the home list follow a move in another browser with
   const badge = ana.locator('[data-testid=turn-badge]');
   equal(await item.evaluate((a) => a.classList.contains('mine')), false, 'not Ana’s turn yet');
   equal(await badge.isHidden(), true, 'no badge yet');
-  // The page's stream is open before Bo moves.
+  // The page's stream is open before Bo moves. Ana has the game's link focused (keyboard).
   await until(() => ana.evaluate(() => document.documentElement.dataset.live === 'open'), 'the stream is open');
+  await item.focus();
+  await item.evaluate((el) => { /** @type {any} */ (el).probe = true; });
 
   const t0 = Date.now();
   await playAnyMove(bo, { tap: true });
@@ -25,6 +27,7 @@ test('leavers: the badge and the home list follow a move in another browser with
   await until(() => item.evaluate((a) => a.classList.contains('mine')), 'the list says it is Ana’s turn', 3000);
   const listMs = Date.now() - t0;
   assert(badgeMs < 1500 && listMs < 1500, `within a second of the move (badge ${badgeMs} ms, list ${listMs} ms, click included)`);
+  assert(await ana.evaluate(() => /** @type {any} */ (document.activeElement).probe === true), 'the list drawn again keeps the focused link');
   await shot(ana, '92-phone-home-live');
 
   // « Mes parties » too: Ana moves in the room (another tab of hers), the list follows.

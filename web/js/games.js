@@ -58,7 +58,7 @@ function item(g) {
   else if (g.your_turn) state = t('games_your_turn');
   else state = t('games_their_turn', { name: (g.to_move !== null && g.players[g.to_move]) || '?' });
   const others = g.players.filter((p, i) => i !== g.seat && p).join(', ');
-  return h('li', null, h('a', { href: `/r/${g.code}`, class: `my-game${g.your_turn ? ' mine' : ''}`, 'data-code': g.code, 'data-your-turn': String(g.your_turn) },
+  return h('li', { 'data-key': g.code }, h('a', { href: `/r/${g.code}`, class: `my-game${g.your_turn ? ' mine' : ''}`, 'data-code': g.code, 'data-your-turn': String(g.your_turn) },
     h('span', { class: 'my-game-name' }, t(g.game === 'cc' ? 'cc_name' : 'dr_name'), ' · ', t(g.rhythm === 'turn' ? 'rhythm_turn' : 'rhythm_live')),
     h('span', { class: 'my-game-code' }, g.code),
     h('span', { class: 'my-game-state' }, state, g.status === 'playing' && g.turn_since ? ' ' + t('games_since', { when: ago(g.turn_since) }) : ''),

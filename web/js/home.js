@@ -64,7 +64,7 @@ function myGames() {
         const s = g.to_move !== null ? room.seats[g.to_move] : null;
         state = mine ? t('turn_you') : s ? t('turn_other', { name: s.kind === 'cpu' ? 'CPU' : s.name || '?' }) : '';
       }
-      return h('li', null, h('a', { href: `/r/${room.code}`, class: `my-game${mine ? ' mine' : ''}` },
+      return h('li', { 'data-key': room.code }, h('a', { href: `/r/${room.code}`, class: `my-game${mine ? ' mine' : ''}` },
         h('span', { class: 'my-game-name' }, t(room.game === 'cc' ? 'cc_name' : 'dr_name')),
         h('span', { class: 'my-game-code' }, room.code),
         h('span', { class: 'my-game-state' }, state)));
