@@ -124,7 +124,7 @@ pub struct Play {
     /// Draughts: the seat offering a draw.
     pub draw_offer: Option<usize>,
     /// Draughts: the seat that declined the last offer, until the next move (so that everyone
-    /// sees the answer, « Le CPU refuse la nulle »). Memory only.
+    /// sees the answer, « Le CPU refuse la nulle »). Stored with the room (`rooms.draw_declined`).
     pub draw_declined: Option<usize>,
     /// Draughts: the CPU's last judgement of a draw offer, by ply (one search per position).
     pub draw_judged: Option<(usize, bool)>,

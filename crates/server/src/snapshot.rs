@@ -37,6 +37,11 @@ impl Room {
                 .as_ref()
                 .and_then(|p| p.draw_offer)
                 .map(|s| s as i64),
+            draw_declined: self
+                .play
+                .as_ref()
+                .and_then(|p| p.draw_declined)
+                .map(|s| s as i64),
             active_at: self.active_at,
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
@@ -147,6 +152,7 @@ impl Room {
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
             play.draw_offer = state.draw_offer.map(|s| s as usize);
+            play.draw_declined = state.draw_declined.map(|s| s as usize);
             room.play = Some(play);
         }
         Ok(room)

@@ -418,3 +418,74 @@ async fn an_idle_room_leaves_memory_and_plays_on_but_not_while_a_connection_is_o
         3
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_draw_shows_the_same_after_the_room_left_memory_and_after_a_restart() {
+    let probe = Arc::new(CommitProbe::default());
+    let server = server_with(&probe, Duration::from_millis(40)).await;
+    let (ana, bo) = draughts_game(&server).await;
+    ana.act("draw", json!({"action": "offer"})).await.ok();
+    bo.act("draw", json!({"action": "decline"})).await.ok();
+    let before = ana.room().await;
+    assert_eq!(before["play"]["draw_declined"], json!(bo.seat), "{before}");
+    assert_eq!(before["play"]["draw_offer"], Value::Null);
+
+    // Evicted and reloaded from the store: the same room, the refusal included.
+    wait_until("the idle room to leave memory", || probe.evicted() >= 1).await;
+    assert_eq!(ana.room().await, before);
+
+    // Restarted on the same file: the same again.
+    let server = server.restart(|_| {}).await;
+    let (mut ana, mut bo) = (ana, bo);
+    ana.base.clone_from(&server.base);
+    bo.base.clone_from(&server.base);
+    assert_eq!(ana.room().await, before);
+    assert_eq!(bo.room().await["play"]["draw_declined"], json!(bo.seat));
+
+    // A new offer is allowed as before the restart, and replaces the refusal.
+    let offered = ana.act("draw", json!({"action": "offer"})).await.ok();
+    assert_eq!(offered["play"]["draw_offer"], json!(ana.seat), "{offered}");
+    assert_eq!(offered["play"]["draw_declined"], Value::Null);
+    // A move clears it for good.
+    let room = bo.act("draw", json!({"action": "decline"})).await.ok();
+    assert_eq!(room["play"]["draw_declined"], json!(bo.seat));
+    let room = ana.room().await;
+    ana.play(random_draughts_move(&room, &mut Lcg(5)))
+        .await
+        .ok();
+    let server = server.restart(|_| {}).await;
+    ana.base.clone_from(&server.base);
+    assert_eq!(ana.room().await["play"]["draw_declined"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_with_an_unused_link_to_move_a_seat_stays_in_memory_until_the_link_is_used() {
+    let probe = Arc::new(CommitProbe::default());
+    let server = server_with(&probe, Duration::from_millis(40)).await;
+    // The seat not to move: once it is moved, nothing else keeps the room (the time a seat to
+    // move left would, docs/protocol.md "Away players").
+    let (_mover, ana) = draughts_game(&server).await;
+    let code = ana.code.clone().unwrap();
+    let link = ana.act("transfer", json!({})).await.ok();
+    let (_, token) = link["url"]
+        .as_str()
+        .unwrap()
+        .split_once("#transfer=")
+        .unwrap();
+    // The link exists only in memory: the idle room stays while it is valid.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        probe.evicted(),
+        0,
+        "the room with a pending link left memory"
+    );
+    let mut phone = server.browser("0123456789abcdef0123456789abcdef");
+    phone.code = Some(code);
+    let answer = phone
+        .act("transfer/claim", json!({"token": token}))
+        .await
+        .ok();
+    assert_eq!(answer["seat"], json!(ana.seat));
+    // Used: nothing holds the room any more.
+    wait_until("the room to leave memory", || probe.evicted() >= 1).await;
+}

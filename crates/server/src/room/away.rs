@@ -133,6 +133,27 @@ impl Room {
         Ok(())
     }
 
+    /// Whether the room holds, at `now`, memory-only state that a reload from the store would
+    /// change (crate::rooms eviction keeps such a room in memory): an unexpired link to move a
+    /// seat ([`Room::offer_transfer`]), or a seat away on its turn since after its turn began
+    /// while that time still decides anything (until the claim of a win is open). Both last a
+    /// bounded time, so memory stays bounded by the rooms in use.
+    pub fn holds_memory_state(&self, now: i64) -> bool {
+        let transfer = self
+            .seats
+            .iter()
+            .any(|s| s.transfer.as_ref().is_some_and(|t| t.expires_at > now));
+        let turn = self.last_move_at.unwrap_or(self.active_at);
+        let claim_ms = self.away_ms().saturating_mul(CLAIM_FACTOR);
+        let away = (0..self.seats.len()).any(|n| {
+            let gone = self.seats[n].away_since.filter(|&gone| gone > turn);
+            gone.is_some_and(|gone| {
+                self.away_since(n).is_some() && gone.saturating_add(claim_ms) > now
+            })
+        });
+        transfer || away
+    }
+
     /// The room's `away_after` in milliseconds.
     fn away_ms(&self) -> i64 {
         i64::try_from(self.settings.away_after)
@@ -372,6 +393,25 @@ mod tests {
         assert_eq!(r.cpu_to_move(), None);
         let kinds: Vec<_> = ch.events.iter().map(Event::kind).collect();
         assert!(kinds.ends_with(&["stand_in", "returned"]));
+    }
+
+    #[test]
+    fn the_time_a_seat_left_is_kept_in_memory_only_while_it_decides_something() {
+        // Ana (to move) left at 1 s, her turn began at 0: a reload would count from 0.
+        let mut r = game();
+        assert!(r.holds_memory_state(1_000));
+        assert!(r.holds_memory_state(30_999), "the claim opens at 31 s");
+        assert!(!r.holds_memory_state(31_000));
+        // Left before her turn began: the turn's start is what counts, stored already.
+        r.last_move_at = Some(2_000);
+        assert!(!r.holds_memory_state(2_000));
+        // A pending link to move a seat is memory only too, until it expires.
+        let mut r = game();
+        r.presence(0, 1, 5_000);
+        assert!(!r.holds_memory_state(5_000));
+        let (_, expires) = r.offer_transfer(1, 5_000).unwrap();
+        assert!(r.holds_memory_state(expires - 1));
+        assert!(!r.holds_memory_state(expires));
     }
 
     #[test]

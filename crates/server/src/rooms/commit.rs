@@ -347,6 +347,7 @@ mod tests {
                 game_no: 1,
                 first_seat: 0,
                 draw_offer: None,
+                draw_declined: None,
                 active_at: 1,
                 last_move_at: Some(1),
                 finished_at: None,

@@ -2,7 +2,9 @@
 //! room ever opened. A room is dropped from the cache once it has been idle (not asked for, not
 //! changed) for `evict_after` and nothing else holds its cell: no WebSocket (a session holds the
 //! cell for its whole life), no request in progress, no CPU turn (the job holds the cell, and a
-//! turn still marked pending keeps the room). The next [`Rooms::get`] loads it from the store,
+//! turn still marked pending keeps the room), and no state the store does not have that still
+//! matters (an unexpired link to move a seat, the time a seat left in a live game until the
+//! claim of the win is open: `Room::holds_memory_state`). The next [`Rooms::get`] loads it from the store,
 //! where every committed change already is, so that a client reconnecting with `since` sees the
 //! same versions and events as if the room had stayed.
 //!
@@ -46,7 +48,14 @@ impl Rooms {
             let idle = cell.used_at.load(std::sync::atomic::Ordering::Relaxed) < cutoff;
             let held = Arc::strong_count(cell) > 1;
             let cpu_pending = cell.cpu.lock().unwrap_or_else(|e| e.into_inner()).is_some();
-            !idle || held || cpu_pending
+            // Nothing holds the cell, so its room is free to look at; a link to move a seat or
+            // the time a seat left exist only here (Room::holds_memory_state).
+            let memory = || {
+                cell.room
+                    .try_lock()
+                    .map_or(true, |r| r.holds_memory_state(now))
+            };
+            !idle || held || cpu_pending || memory()
         });
         let evicted = before - cells.len();
         if let Some(probe) = &self.probe {

@@ -21,6 +21,7 @@ pub(super) fn room(code: &str, status: &str, at: i64) -> RoomRow {
             game_no: 1,
             first_seat: 0,
             draw_offer: None,
+            draw_declined: None,
             active_at: at,
             last_move_at: Some(at),
             finished_at: (status == "finished").then_some(at),

@@ -135,6 +135,8 @@ pub struct RoomState {
     pub game_no: i64,
     pub first_seat: i64,
     pub draw_offer: Option<i64>,
+    /// Draughts: the seat that declined the last offer, until the next move.
+    pub draw_declined: Option<i64>,
     pub active_at: i64,
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,

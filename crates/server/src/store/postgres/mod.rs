@@ -25,7 +25,10 @@ use super::{
 pub use scratch::ScratchDatabase;
 
 /// The migrations, in order; the table `dames_migrations` records those applied.
-const MIGRATIONS: &[&str] = &[include_str!("../../../migrations/postgres/0001_schema.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../../migrations/postgres/0001_schema.sql"),
+    include_str!("../../../migrations/postgres/0002_draw_declined.sql"),
+];
 
 /// Connections open at most; a caller waits for a free one beyond that.
 const POOL: usize = 8;
@@ -221,7 +224,7 @@ fn prepared(
 
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
-                            created_at, active_at, last_move_at, finished_at, start_fen";
+                            created_at, active_at, last_move_at, finished_at, start_fen, draw_declined";
 
 fn room_from_row(r: &Row) -> RoomRow {
     RoomRow {
@@ -236,6 +239,7 @@ fn room_from_row(r: &Row) -> RoomRow {
             game_no: r.get(5),
             first_seat: r.get(6),
             draw_offer: r.get(7),
+            draw_declined: r.get(13),
             active_at: r.get(9),
             last_move_at: r.get(10),
             finished_at: r.get(11),
@@ -287,8 +291,9 @@ fn save_room(
                 tx,
                 st,
                 "INSERT INTO rooms (code, game, settings, status, version, game_no, first_seat,
-                   draw_offer, created_at, active_at, last_move_at, finished_at, start_fen)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                   draw_offer, created_at, active_at, last_move_at, finished_at, start_fen,
+                   draw_declined)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                  ON CONFLICT (code) DO NOTHING",
             )?;
             let s2 = &r.state;
@@ -308,6 +313,7 @@ fn save_room(
                     &s2.last_move_at,
                     &s2.finished_at,
                     &r.start_fen,
+                    &s2.draw_declined,
                 ],
             )?;
             (n, None)
@@ -318,7 +324,7 @@ fn save_room(
                 st,
                 "UPDATE rooms SET settings = $3, status = $4, version = $5, game_no = $6,
                    first_seat = $7, draw_offer = $8, active_at = $9, last_move_at = $10,
-                   finished_at = $11, start_fen = $12
+                   finished_at = $11, start_fen = $12, draw_declined = $13
                  WHERE code = $1 AND version = $2",
             )?;
             let s2 = &r.state;
@@ -337,6 +343,7 @@ fn save_room(
                     &s2.last_move_at,
                     &s2.finished_at,
                     &r.start_fen,
+                    &s2.draw_declined,
                 ],
             )?;
             (n, Some(*from))
@@ -346,7 +353,8 @@ fn save_room(
                 tx,
                 st,
                 "UPDATE rooms SET status = $3, version = $4, game_no = $5, first_seat = $6,
-                   draw_offer = $7, active_at = $8, last_move_at = $9, finished_at = $10
+                   draw_offer = $7, active_at = $8, last_move_at = $9, finished_at = $10,
+                   draw_declined = $11
                  WHERE code = $1 AND version = $2",
             )?;
             let n = tx.execute(
@@ -362,6 +370,7 @@ fn save_room(
                     &s2.active_at,
                     &s2.last_move_at,
                     &s2.finished_at,
+                    &s2.draw_declined,
                 ],
             )?;
             (n, Some(*from))

@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0003_start_position.sql"),
     include_str!("../../../migrations/0004_games.sql"),
     include_str!("../../../migrations/0005_stopped_games.sql"),
+    include_str!("../../../migrations/0006_draw_declined.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -103,7 +104,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
-                            created_at, active_at, last_move_at, finished_at, start_fen";
+                            created_at, active_at, last_move_at, finished_at, start_fen, draw_declined";
 
 fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     Ok(RoomRow {
@@ -118,6 +119,7 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
             game_no: r.get(5)?,
             first_seat: r.get(6)?,
             draw_offer: r.get(7)?,
+            draw_declined: r.get(13)?,
             active_at: r.get(9)?,
             last_move_at: r.get(10)?,
             finished_at: r.get(11)?,
@@ -136,7 +138,7 @@ fn save_room(
         RoomWrite::New(r) => tx
             .prepare_cached(&format!(
                 "INSERT INTO rooms ({ROOM_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                  ON CONFLICT (code) DO NOTHING"
             ))?
             .execute(params![
@@ -152,13 +154,14 @@ fn save_room(
                 r.state.active_at,
                 r.state.last_move_at,
                 r.state.finished_at,
-                r.start_fen
+                r.start_fen,
+                r.state.draw_declined
             ])?,
         RoomWrite::Row { from, row: r } => tx
             .prepare_cached(
                 "UPDATE rooms SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
                    first_seat = ?7, draw_offer = ?8, active_at = ?9, last_move_at = ?10,
-                   finished_at = ?11, start_fen = ?12
+                   finished_at = ?11, start_fen = ?12, draw_declined = ?13
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -173,12 +176,14 @@ fn save_room(
                 r.state.active_at,
                 r.state.last_move_at,
                 r.state.finished_at,
-                r.start_fen
+                r.start_fen,
+                r.state.draw_declined
             ])?,
         RoomWrite::State { from, state: s } => tx
             .prepare_cached(
                 "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
-                   draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10
+                   draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
+                   draw_declined = ?11
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -191,7 +196,8 @@ fn save_room(
                 s.draw_offer,
                 s.active_at,
                 s.last_move_at,
-                s.finished_at
+                s.finished_at,
+                s.draw_declined
             ])?,
     };
     if written != 1 {
