@@ -178,9 +178,13 @@ pub async fn serve(
             tracing::warn!("{warning}");
         }
     }
-    if let Err(err) = push::start(&state.rooms, state.store.clone(), &state.config.push).await {
-        tracing::error!("notifications are off: {err}");
-    }
+    let push = match push::start(&state.rooms, state.store.clone(), &state.config.push).await {
+        Ok(push) => Some(push),
+        Err(err) => {
+            tracing::error!("notifications are off: {err}");
+            None
+        }
+    };
     let sweeper = tokio::spawn(retention::run(
         state.rooms.clone(),
         state.store.clone(),
@@ -228,6 +232,10 @@ pub async fn serve(
         );
     } else {
         tracing::info!("drained");
+    }
+    // Every change is committed: what it asked to notify is delivered before the exit.
+    if let Some(push) = push {
+        push.drain(push::DRAIN).await;
     }
     result
 }

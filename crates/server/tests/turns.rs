@@ -116,7 +116,8 @@ fn getrandom_fill(bytes: &mut [u8; 32], seed: u8) {
 /// The subscriptions made so far: endpoint path and browser.
 type Browsers = Arc<Mutex<Vec<(String, Arc<Browser>)>>>;
 
-/// The local push service: `/ok/{name}` answers 201, `/gone/{name}` 410.
+/// The local push service: `/ok/{name}` answers 201, `/gone/{name}` 410, `/slow/{name}` 201
+/// after half a second (a push is counted received once answered).
 #[derive(Clone)]
 struct PushService {
     base: String,
@@ -171,6 +172,10 @@ async fn receive(
     body: Bytes,
 ) -> StatusCode {
     let path = format!("/{status}/{name}");
+    if status == "slow" {
+        // A push service taking its time: the delivery is still in flight a while.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     let header = |n: &str| {
         headers
             .get(n)
@@ -368,6 +373,29 @@ async fn a_move_sends_one_push_to_the_player_to_move_and_a_gone_subscription_is_
         n == 0
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_turn_pushed_just_before_a_graceful_stop_is_delivered_before_the_server_exits() {
+    let push = PushService::start().await;
+    let mut server = Server::start_with(|c| c.push.allow_loopback_http = true).await;
+    let (a, b) = turn_game(&server).await;
+    a.act("push", push.subscribe("slow", "ana", 3)).await.ok();
+    let mut rng = Lcg(3);
+    // Bo moves, giving Ana the turn (Ana first if she starts)...
+    if play_one(&a, &b, &mut rng).await == a.seat.unwrap() {
+        play_one(&a, &b, &mut rng).await;
+    }
+    // ... and the server is stopped at once, the push queued or on its way.
+    server.stop().await;
+    let got = push.received("/slow/ana");
+    assert_eq!(
+        got.len(),
+        1,
+        "the push reached the push service before the exit"
+    );
+    assert_eq!(got[0].payload["kind"], "turn");
+    assert_eq!(got[0].payload["seat"], a.seat.unwrap());
 }
 
 #[tokio::test]

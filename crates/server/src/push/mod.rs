@@ -147,6 +147,29 @@ enum Job {
     },
 }
 
+/// The notifications being sent, until the server stops: [`Push::drain`] delivers what is
+/// queued and in flight before the process exits.
+pub struct Push {
+    /// The queue's sending end, shared with the observer of changes (`None` once draining).
+    queue: Arc<std::sync::Mutex<Option<mpsc::Sender<Job>>>>,
+    worker: tokio::task::JoinHandle<()>,
+}
+
+/// How long a stopping server waits at most for the notifications queued and in flight.
+pub const DRAIN: Duration = Duration::from_secs(5);
+
+impl Push {
+    /// Takes no more notifications and waits, `limit` at most, for those queued and in flight
+    /// to be delivered (a retry waiting for its turn counts as in flight). Called once no change
+    /// can be committed any more (the rooms are closed and flushed).
+    pub async fn drain(self, limit: Duration) {
+        drop(self.queue.lock().unwrap_or_else(|e| e.into_inner()).take());
+        if tokio::time::timeout(limit, self.worker).await.is_err() {
+            tracing::warn!("notifications still undelivered after {limit:?}: dropped");
+        }
+    }
+}
+
 /// Installs the observer of committed changes and starts the delivery worker. Called once
 /// when the server starts serving.
 ///
@@ -156,19 +179,23 @@ pub async fn start(
     rooms: &Rooms,
     store: Arc<dyn PushStore>,
     config: &config::Push,
-) -> Result<(), AppError> {
+) -> Result<Push, AppError> {
     let key = vapid(store.clone()).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
+    let queue = Arc::new(std::sync::Mutex::new(Some(tx)));
+    let sender = queue.clone();
     rooms.observe(Arc::new(
         move |room: &Arc<Room>, events: &[(i64, Event)], origin| {
             // Only the node that committed the change sends (once per turn, not per node).
             if origin != crate::rooms::Origin::Here {
                 return;
             }
+            let tx = sender.lock().unwrap_or_else(|e| e.into_inner());
             for job in jobs(room, events) {
-                if tx.try_send(job).is_err() {
+                let sent = tx.as_ref().is_some_and(|tx| tx.try_send(job).is_ok());
+                if !sent {
                     tracing::warn!(
-                        "push queue full: a notification of {} is dropped",
+                        "push queue full or closed: a notification of {} is dropped",
                         room.code
                     );
                 }
@@ -193,8 +220,8 @@ pub async fn start(
         policy,
         permits: Arc::new(Semaphore::new(IN_FLIGHT)),
     };
-    tokio::spawn(worker.run(rx));
-    Ok(())
+    let worker = tokio::spawn(worker.run(rx));
+    Ok(Push { queue, worker })
 }
 
 /// The plain text of a push message: the notification's JSON.
@@ -298,9 +325,13 @@ enum Sent {
 }
 
 impl Worker {
+    /// Until the queue is closed ([`Push::drain`]) and emptied, then until every delivery
+    /// started has ended.
     async fn run(self, mut rx: mpsc::Receiver<Job>) {
         let this = Arc::new(self);
+        let mut deliveries = tokio::task::JoinSet::new();
         while let Some(job) = rx.recv().await {
+            while deliveries.try_join_next().is_some() {}
             match job {
                 Job::Forget { code, seat } => {
                     let store = this.store.clone();
@@ -316,7 +347,7 @@ impl Worker {
                     seat,
                     payload,
                 } => {
-                    this.clone().spawn_send(code, version, seat, payload);
+                    deliveries.spawn(this.clone().send(code, version, seat, payload));
                 }
                 Job::Finished {
                     code,
@@ -343,24 +374,21 @@ impl Worker {
                         Ok(()) => {}
                     }
                     for sub in subs {
-                        let this = this.clone();
-                        let payload = payload.clone();
-                        tokio::spawn(async move { this.deliver(sub, payload).await });
+                        deliveries.spawn(this.clone().deliver(sub, payload.clone()));
                     }
                 }
             }
         }
+        while deliveries.join_next().await.is_some() {}
     }
 
-    fn spawn_send(self: Arc<Self>, code: String, version: i64, seat: i64, payload: Notification) {
-        tokio::spawn(async move {
-            if !first_claim(self.cluster.as_deref(), &code, version, seat).await {
-                return;
-            }
-            if let Some(sub) = self.load(&code, seat).await {
-                self.deliver(sub, payload).await;
-            }
-        });
+    async fn send(self: Arc<Self>, code: String, version: i64, seat: i64, payload: Notification) {
+        if !first_claim(self.cluster.as_deref(), &code, version, seat).await {
+            return;
+        }
+        if let Some(sub) = self.load(&code, seat).await {
+            self.deliver(sub, payload).await;
+        }
     }
 
     async fn load(&self, code: &str, seat: i64) -> Option<PushSub> {
