@@ -212,6 +212,10 @@ pub struct Room {
     /// (`crate::position`); Chinese checkers, `game::SOLITAIRE_START` for the crossing puzzle;
     /// `None` for the usual start.
     pub start: Option<String>,
+    /// Games against CPUs: a keyed hash of the address that started the room's game (its /64
+    /// for IPv6; crate::rooms::cpu, the cap per address), stored so that the cap survives a
+    /// restart. Never the address itself.
+    pub cpu_by: Option<String>,
 }
 
 /// Longest player name, in characters (after normalization; `GET /api/settings` gives it).
@@ -267,6 +271,7 @@ impl Room {
             finished_at: None,
             move_ids: HashSet::new(),
             start: None,
+            cpu_by: None,
         }
     }
 

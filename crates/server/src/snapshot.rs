@@ -42,6 +42,7 @@ impl Room {
                 .as_ref()
                 .and_then(|p| p.draw_declined)
                 .map(|s| s as i64),
+            cpu_by: self.cpu_by.clone(),
             active_at: self.active_at,
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
@@ -148,6 +149,7 @@ impl Room {
         room.last_move_at = state.last_move_at;
         room.finished_at = state.finished_at;
         room.start.clone_from(&r.start_fen);
+        room.cpu_by.clone_from(&state.cpu_by);
         room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;

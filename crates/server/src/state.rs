@@ -16,6 +16,9 @@ use crate::ratelimit::RateLimiter;
 use crate::rooms::Rooms;
 use crate::store::{self, Store};
 
+/// Name in `server_keys` of the key hashing the addresses that start games against CPUs.
+const ADDRESS_KEY: &str = "cpu_address_key";
+
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -72,6 +75,14 @@ impl AppState {
             rooms.join_cluster(cluster.clone());
             rooms.start_fanout();
         }
+        // The key of the addresses' hashes of games against CPUs (crate::rooms::cpu).
+        let keys = store.clone();
+        let key = crate::rooms::blocking(move || match keys.server_key(ADDRESS_KEY)? {
+            Some(key) => Ok(key),
+            None => keys.init_server_key(ADDRESS_KEY, &crate::token::random_hex128()),
+        })
+        .await?;
+        rooms.set_address_key(key);
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         let live = Arc::new(Live::new(config.limits.enabled));

@@ -181,3 +181,39 @@ async fn games_against_cpus_are_capped_per_browser_and_per_address() {
     assert_eq!(answer["type"], "error", "{answer}");
     assert_eq!(answer["code"], "too_many_cpu_games", "{answer}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_caps_on_games_against_cpus_still_count_the_games_being_played_after_a_restart() {
+    let caps = |c: &mut dames_server::Config| {
+        c.limits.enabled = true;
+        c.limits.cpu_games_per_client = 2;
+        c.limits.cpu_games_per_ip = 3;
+    };
+    let server = Server::start_with(caps).await;
+    let (ana, bo, cy) = (
+        "a0000000000000000000000000000001",
+        "b0000000000000000000000000000002",
+        "c0000000000000000000000000000003",
+    );
+    let vs_cpu = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
+    let mut first = server.browser(ana);
+    first.create(vs_cpu.clone()).await;
+    server.browser(ana).create(vs_cpu.clone()).await;
+    server.browser(bo).create(vs_cpu.clone()).await;
+    // The address has its 3 games, Ana her 2.
+    (server.browser(cy).post("/api/rooms", vs_cpu.clone()).await)
+        .expect_error(429, "too_many_cpu_games");
+
+    // Restarted on the same database: no fresh allowance for the browser or the address.
+    let server = server.restart(caps).await;
+    (server.browser(ana).post("/api/rooms", vs_cpu.clone()).await)
+        .expect_error(429, "too_many_cpu_games");
+    (server.browser(cy).post("/api/rooms", vs_cpu.clone()).await)
+        .expect_error(429, "too_many_cpu_games");
+    // A game that ends frees its place, as before the restart.
+    first.base.clone_from(&server.base);
+    first.act("resign", json!({})).await.ok();
+    server.browser(cy).create(vs_cpu.clone()).await;
+    (server.browser(cy).post("/api/rooms", vs_cpu.clone()).await)
+        .expect_error(429, "too_many_cpu_games");
+}

@@ -252,6 +252,7 @@ async fn create(
                     room.set_seat(n + 1, SeatAction::Cpu(level), ch)?;
                 }
                 room.start(random, now, ch)?;
+                state.rooms.claim_cpu_game(&mut room, caller.ip);
             } else if body.solitaire {
                 room.start(random, now, ch)?;
             }
@@ -259,7 +260,6 @@ async fn create(
         })
         .await?;
     let room = cell.room.lock().await;
-    state.rooms.claim_cpu_game(&room.code, caller.ip);
     Ok(seat_answer(
         &state,
         StatusCode::CREATED,
@@ -472,10 +472,11 @@ async fn start(
     let limits = &state.config.limits;
     let view = act(&state, &caller, &code, true, |room, _, ch, now| {
         (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
-        room.start(random, now, ch)
+        room.start(random, now, ch)?;
+        state.rooms.claim_cpu_game(room, caller.ip);
+        Ok(())
     })
     .await?;
-    state.rooms.claim_cpu_game(&view.code, caller.ip);
     Ok(view)
 }
 

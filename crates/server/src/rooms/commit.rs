@@ -348,6 +348,7 @@ mod tests {
                 first_seat: 0,
                 draw_offer: None,
                 draw_declined: None,
+                cpu_by: None,
                 active_at: 1,
                 last_move_at: Some(1),
                 finished_at: None,

@@ -67,16 +67,21 @@ impl Rooms {
 
 /// The rooms whose games are against CPUs: who started them and whether one is being played,
 /// so that one browser or one address cannot keep the CPU players' pool busy with many games.
-/// Memory only: after a restart the browsers are known again from the seats, not the addresses.
+/// Rebuilt from the rooms themselves (the host's browser from its seat, the address from
+/// `Room::cpu_by`): every unfinished room is loaded at start, so a restart forgets no game.
 #[derive(Debug, Default)]
-pub(super) struct CpuGames(Mutex<HashMap<String, CpuGame>>);
+pub(super) struct CpuGames {
+    games: Mutex<HashMap<String, CpuGame>>,
+    /// The key of the addresses' hashes ([`Rooms::set_address_key`]; a random one until set).
+    key: std::sync::OnceLock<String>,
+}
 
 #[derive(Debug, Default)]
 struct CpuGame {
     /// The host's browser (`dames_client`).
     client: Option<String>,
-    /// The address that started the first game (a rate-limit key: one /64 for IPv6).
-    ip: Option<IpAddr>,
+    /// The keyed hash of the address that started the game (`Room::cpu_by`).
+    by: Option<String>,
     /// A game is being played.
     live: bool,
 }
@@ -90,7 +95,18 @@ pub(super) fn has_cpu(room: &Room) -> bool {
 
 impl CpuGames {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, CpuGame>> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The keyed hash of address `ip` (its /64 for IPv6): what `Room::cpu_by` keeps, so that
+    /// the database never holds the address.
+    fn address_hash(&self, ip: IpAddr) -> String {
+        let key = self.key.get_or_init(token::random_hex128);
+        let ip = crate::net::client_ip::limit_key(ip);
+        token::hash_token(&format!("{key}|{ip}"))[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     /// After each change of `room`.
@@ -106,6 +122,7 @@ impl CpuGames {
             Some(Occupant::Human { client, .. }) => client.clone(),
             _ => None,
         };
+        game.by.clone_from(&room.cpu_by);
     }
 
     pub(super) fn forget(&self, code: &str) {
@@ -131,7 +148,7 @@ impl Rooms {
         if !limits.enabled || room.is_some_and(|r| !has_cpu(r)) {
             return Ok(());
         }
-        let ip = crate::net::client_ip::limit_key(ip);
+        let by = self.cpu_games.address_hash(ip);
         let code = room.map(|r| r.code.as_str());
         let games = self.lock_cpu_games();
         let others = games
@@ -140,7 +157,7 @@ impl Rooms {
         let (mut by_client, mut by_ip) = (0, 0);
         for (_, g) in others {
             by_client += usize::from(g.client.as_deref() == Some(client));
-            by_ip += usize::from(g.ip == Some(ip));
+            by_ip += usize::from(g.by.as_ref() == Some(&by));
         }
         if by_client >= limits.cpu_games_per_client || by_ip >= limits.cpu_games_per_ip {
             return Err(AppError::TooManyCpuGames);
@@ -148,12 +165,20 @@ impl Rooms {
         Ok(())
     }
 
-    /// Records that address `ip` started the game against CPUs of room `code` (its rematches
-    /// count for it too).
-    pub fn claim_cpu_game(&self, code: &str, ip: IpAddr) {
-        if let Some(game) = self.lock_cpu_games().get_mut(code) {
-            game.ip = Some(crate::net::client_ip::limit_key(ip));
+    /// Records in `room`, whose game is starting, that address `ip` started it if CPUs play
+    /// it (its rematches count for it too): committed with the start, so the cap per address
+    /// holds across a restart.
+    pub fn claim_cpu_game(&self, room: &mut Room, ip: IpAddr) {
+        if has_cpu(room) {
+            room.cpu_by = Some(self.cpu_games.address_hash(ip));
         }
+    }
+
+    /// Sets the key of the addresses' hashes (`Room::cpu_by`), kept in the store so that the
+    /// hashes stay comparable across restarts and nodes. Before any request; a second call
+    /// changes nothing.
+    pub fn set_address_key(&self, key: String) {
+        let _ = self.cpu_games.key.set(key);
     }
 
     fn lock_cpu_games(&self) -> std::sync::MutexGuard<'_, HashMap<String, CpuGame>> {

@@ -22,6 +22,7 @@ pub(super) fn room(code: &str, status: &str, at: i64) -> RoomRow {
             first_seat: 0,
             draw_offer: None,
             draw_declined: None,
+            cpu_by: None,
             active_at: at,
             last_move_at: Some(at),
             finished_at: (status == "finished").then_some(at),

@@ -137,6 +137,8 @@ pub struct RoomState {
     pub draw_offer: Option<i64>,
     /// Draughts: the seat that declined the last offer, until the next move.
     pub draw_declined: Option<i64>,
+    /// Games against CPUs: the keyed hash of the address that started the game.
+    pub cpu_by: Option<String>,
     pub active_at: i64,
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,

@@ -28,6 +28,7 @@ pub use scratch::ScratchDatabase;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0001_schema.sql"),
     include_str!("../../../migrations/postgres/0002_draw_declined.sql"),
+    include_str!("../../../migrations/postgres/0003_cpu_by.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.
@@ -224,7 +225,8 @@ fn prepared(
 
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
-                            created_at, active_at, last_move_at, finished_at, start_fen, draw_declined";
+                            created_at, active_at, last_move_at, finished_at, start_fen, \
+                            draw_declined, cpu_by";
 
 fn room_from_row(r: &Row) -> RoomRow {
     RoomRow {
@@ -240,6 +242,7 @@ fn room_from_row(r: &Row) -> RoomRow {
             first_seat: r.get(6),
             draw_offer: r.get(7),
             draw_declined: r.get(13),
+            cpu_by: r.get(14),
             active_at: r.get(9),
             last_move_at: r.get(10),
             finished_at: r.get(11),
@@ -292,8 +295,8 @@ fn save_room(
                 st,
                 "INSERT INTO rooms (code, game, settings, status, version, game_no, first_seat,
                    draw_offer, created_at, active_at, last_move_at, finished_at, start_fen,
-                   draw_declined)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                   draw_declined, cpu_by)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
                  ON CONFLICT (code) DO NOTHING",
             )?;
             let s2 = &r.state;
@@ -314,6 +317,7 @@ fn save_room(
                     &s2.finished_at,
                     &r.start_fen,
                     &s2.draw_declined,
+                    &s2.cpu_by,
                 ],
             )?;
             (n, None)
@@ -324,7 +328,8 @@ fn save_room(
                 st,
                 "UPDATE rooms SET settings = $3, status = $4, version = $5, game_no = $6,
                    first_seat = $7, draw_offer = $8, active_at = $9, last_move_at = $10,
-                   finished_at = $11, start_fen = $12, draw_declined = $13
+                   finished_at = $11, start_fen = $12, draw_declined = $13,
+                   cpu_by = $14
                  WHERE code = $1 AND version = $2",
             )?;
             let s2 = &r.state;
@@ -344,6 +349,7 @@ fn save_room(
                     &s2.finished_at,
                     &r.start_fen,
                     &s2.draw_declined,
+                    &s2.cpu_by,
                 ],
             )?;
             (n, Some(*from))
@@ -354,7 +360,7 @@ fn save_room(
                 st,
                 "UPDATE rooms SET status = $3, version = $4, game_no = $5, first_seat = $6,
                    draw_offer = $7, active_at = $8, last_move_at = $9, finished_at = $10,
-                   draw_declined = $11
+                   draw_declined = $11, cpu_by = $12
                  WHERE code = $1 AND version = $2",
             )?;
             let n = tx.execute(
@@ -371,6 +377,7 @@ fn save_room(
                     &s2.last_move_at,
                     &s2.finished_at,
                     &s2.draw_declined,
+                    &s2.cpu_by,
                 ],
             )?;
             (n, Some(*from))

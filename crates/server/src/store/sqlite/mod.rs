@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0004_games.sql"),
     include_str!("../../../migrations/0005_stopped_games.sql"),
     include_str!("../../../migrations/0006_draw_declined.sql"),
+    include_str!("../../../migrations/0007_cpu_by.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -104,7 +105,8 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
-                            created_at, active_at, last_move_at, finished_at, start_fen, draw_declined";
+                            created_at, active_at, last_move_at, finished_at, start_fen, \
+                            draw_declined, cpu_by";
 
 fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     Ok(RoomRow {
@@ -120,6 +122,7 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
             first_seat: r.get(6)?,
             draw_offer: r.get(7)?,
             draw_declined: r.get(13)?,
+            cpu_by: r.get(14)?,
             active_at: r.get(9)?,
             last_move_at: r.get(10)?,
             finished_at: r.get(11)?,
@@ -138,7 +141,7 @@ fn save_room(
         RoomWrite::New(r) => tx
             .prepare_cached(&format!(
                 "INSERT INTO rooms ({ROOM_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
                  ON CONFLICT (code) DO NOTHING"
             ))?
             .execute(params![
@@ -155,13 +158,15 @@ fn save_room(
                 r.state.last_move_at,
                 r.state.finished_at,
                 r.start_fen,
-                r.state.draw_declined
+                r.state.draw_declined,
+                r.state.cpu_by
             ])?,
         RoomWrite::Row { from, row: r } => tx
             .prepare_cached(
                 "UPDATE rooms SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
                    first_seat = ?7, draw_offer = ?8, active_at = ?9, last_move_at = ?10,
-                   finished_at = ?11, start_fen = ?12, draw_declined = ?13
+                   finished_at = ?11, start_fen = ?12, draw_declined = ?13,
+                   cpu_by = ?14
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -177,13 +182,14 @@ fn save_room(
                 r.state.last_move_at,
                 r.state.finished_at,
                 r.start_fen,
-                r.state.draw_declined
+                r.state.draw_declined,
+                r.state.cpu_by
             ])?,
         RoomWrite::State { from, state: s } => tx
             .prepare_cached(
                 "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
                    draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
-                   draw_declined = ?11
+                   draw_declined = ?11, cpu_by = ?12
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -197,7 +203,8 @@ fn save_room(
                 s.active_at,
                 s.last_move_at,
                 s.finished_at,
-                s.draw_declined
+                s.draw_declined,
+                s.cpu_by
             ])?,
     };
     if written != 1 {
