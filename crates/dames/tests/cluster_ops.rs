@@ -1,6 +1,7 @@
 //! The cluster-wide concerns over real nodes (issue 13, docs/cluster.md): `dames serve` processes
 //! on one PostgreSQL and one Redis. A CPU turn is thought by the node holding its lease; when that
-//! node is killed (-9), another node takes the turn over and the CPU's move arrives within 5 s.
+//! node is killed (-9), another node takes the turn over and the CPU's move arrives within 5 s,
+//! thinking only what is left of the turn's budget.
 #![cfg(feature = "server")]
 
 mod common;
@@ -142,6 +143,86 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
         redis_get(&lease).await.is_none().then_some(())
     })
     .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_cpu_think_taken_over_counts_the_time_the_dead_node_already_spent() {
+    let mut cluster = start(3, &["--no-rate-limits"]);
+    let prefix = cluster.prefix.clone();
+    let nodes = cluster.nodes();
+    let http = reqwest::Client::new();
+    // A CPU thinking 6 s: killed 3.5 s into its turn, the node taking over has 2.5 s left, not
+    // 6 s again (which would put the move 8 s or more after the kill).
+    let created: Value = http
+        .post(format!("{}/api/rooms", nodes[0].base()))
+        .json(&json!({
+            "game": "draughts",
+            "name": "Ana",
+            "settings": {"cpu_ms": 6000},
+            "cpu": {"level": "expert"},
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let code = created["room"]["code"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let notation = created["room"]["play"]["legal_moves"][0]["notation"].clone();
+    let moved = http
+        .post(format!("{}/api/rooms/{code}/move", nodes[0].base()))
+        .bearer_auth(&token)
+        .json(&json!({"move": {"notation": notation}}))
+        .send()
+        .await
+        .unwrap();
+    assert!(moved.status().is_success());
+    let turn = room(&http, &nodes[0], &code).await;
+    let turn_since = turn["play"]["turn_since"].as_i64().expect("turn_since");
+    let lease = format!("{prefix}cpu:{code}");
+    let holder = until(Duration::from_secs(10), "lease taken", || redis_get(&lease)).await;
+    let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
+    let since_turn = |at: i64| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        now - at
+    };
+    let wait = 3_500 - since_turn(turn_since);
+    tokio::time::sleep(Duration::from_millis(wait.max(0) as u64)).await;
+    assert!(
+        room(&http, cluster.node(dead), &code).await["play"]["to_move"] == 1,
+        "the CPU still thinks"
+    );
+    cluster.kill9(dead);
+    let killed = Instant::now();
+    let alive = cluster.node((dead + 1) % 3);
+    let after = until(Duration::from_secs(20), "the CPU's move", || async {
+        let room = room(&http, alive, &code).await;
+        (room["play"]["to_move"] == 0).then_some(room)
+    })
+    .await;
+    let took = killed.elapsed();
+    let turn = since_turn(turn_since);
+    eprintln!("CPU move arrived {took:?} after the kill, {turn} ms after its turn began");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert_eq!(after["play"]["moves"].as_array().map(Vec::len), Some(2));
+    // Its budget still counted: the move came no sooner than the 6 s of its turn.
+    let played_at = after["play"]["turn_since"].as_i64().unwrap();
+    assert!(
+        played_at - turn_since >= 6_000,
+        "{}",
+        played_at - turn_since
+    );
+    let taken_over = (0..3).filter(|&i| i != dead).any(|i| {
+        let lines = cluster.node(i).stderr.lock().unwrap().clone();
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("room {code}: CPU turn taken over")))
+    });
+    assert!(taken_over, "no living node took the turn over");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -233,6 +233,27 @@ fn random_seed() -> u64 {
     u64::from_str_radix(&token::random_hex128()[..16], 16).unwrap_or(0)
 }
 
+/// The least a CPU thinks, however long its turn has already lasted (unless its budget is
+/// smaller): a turn taken over late still gets a real search.
+pub const MIN_THINK: Duration = Duration::from_millis(250);
+
+/// When the CPU's turn in `room` began (Unix ms): the start of the turn (`turn_since`), or the
+/// room's last change if later (a seat handed to a CPU during its turn, whose CPU starts then).
+fn turn_began(room: &Room) -> i64 {
+    room.last_move_at
+        .unwrap_or(room.active_at)
+        .max(room.active_at)
+}
+
+/// What is left at `now` of a CPU's think budget `cpu_ms` for a turn that began at `began`
+/// (Unix ms): the budget less the time already spent since, never below [`MIN_THINK`] (nor
+/// above the budget).
+fn think_left(cpu_ms: u64, began: i64, now: i64) -> Duration {
+    let budget = Duration::from_millis(cpu_ms);
+    let spent = Duration::from_millis(u64::try_from(now.saturating_sub(began)).unwrap_or(0));
+    budget.saturating_sub(spent).max(MIN_THINK.min(budget))
+}
+
 /// One CPU turn.
 struct CpuJob {
     rooms: Arc<Rooms>,
@@ -294,7 +315,13 @@ impl CpuJob {
 
     async fn play(self) {
         let started = Instant::now();
-        let think = Duration::from_millis(self.room.settings.cpu_ms);
+        // A turn taken over from a dead node, or resumed after a restart, has already been
+        // thought for a while: only what is left of the budget.
+        let think = think_left(
+            self.room.settings.cpu_ms,
+            turn_began(&self.room),
+            super::now_ms(),
+        );
         // `None` when cancelled, or if the player failed: then the first legal move is played
         // rather than leaving the game stuck on a CPU's turn.
         let mv = self.think(started + think).await;
@@ -382,4 +409,22 @@ fn seed(code: &str, key: (i64, i64)) -> u64 {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_already_begun_thinks_what_is_left_of_its_budget_and_never_less_than_the_minimum() {
+        let ms = Duration::from_millis;
+        assert_eq!(think_left(5_000, 1_000, 1_000), ms(5_000));
+        assert_eq!(think_left(5_000, 1_000, 3_500), ms(2_500));
+        assert_eq!(think_left(5_000, 1_000, 5_900), ms(250), "the minimum");
+        assert_eq!(think_left(5_000, 1_000, 99_000), ms(250));
+        // A clock gone back counts nothing spent; a budget under the minimum stays as asked.
+        assert_eq!(think_left(5_000, 9_000, 1_000), ms(5_000));
+        assert_eq!(think_left(100, 0, 50), ms(100));
+        assert_eq!(think_left(0, 0, 50), ms(0));
+    }
 }
