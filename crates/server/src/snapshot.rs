@@ -159,6 +159,82 @@ impl Room {
         }
         Ok(room)
     }
+
+    /// Applies a change another node committed (crate::rooms fan-out) to this copy of the room,
+    /// which must be the stored room at the version the change was computed from: the `rooms`
+    /// columns that play changes (`state`), the seat rows if they changed (the memory-only part
+    /// of a seat whose occupant stays is kept), and the new log entries of the current game,
+    /// played through the engine as [`Room::from_stored`] replays them.
+    ///
+    /// # Errors
+    /// A message if the change does not follow this copy (a log entry out of sequence or of
+    /// another game, one the engine refuses, a bad row): the copy is then partly changed, and
+    /// the caller, which applied it to a clone, reloads the room instead.
+    pub fn apply_committed(
+        &mut self,
+        state: &RoomState,
+        seats: Option<&[SeatRow]>,
+        actions: &[ActionRow],
+    ) -> Result<(), String> {
+        let status = Status::from_name(&state.status).ok_or("unknown status")?;
+        if let Some(rows) = seats {
+            let fresh = rows
+                .iter()
+                .map(seat_from_row)
+                .collect::<Result<Vec<_>, _>>()?;
+            let old = std::mem::replace(&mut self.seats, fresh);
+            self.keep_memory_of(&old);
+        }
+        let new_game = state.game_no != self.game_no;
+        self.status = status;
+        self.version = state.version;
+        self.game_no = state.game_no;
+        self.first_seat = usize::try_from(state.first_seat).map_err(|e| e.to_string())?;
+        self.active_at = state.active_at;
+        self.last_move_at = state.last_move_at;
+        self.finished_at = state.finished_at;
+        if status == Status::Lobby {
+            if !actions.is_empty() {
+                return Err("log entries in the lobby".into());
+            }
+            self.play = None;
+            return Ok(());
+        }
+        let mut play = match self.play.take() {
+            Some(play) if !new_game => play,
+            _ => replay(self, &[])?,
+        };
+        for row in actions {
+            if (row.game_no, row.seq) != (self.game_no, play.log_len) {
+                return Err(format!(
+                    "log entry {}/{} where {}/{} was due",
+                    row.game_no, row.seq, self.game_no, play.log_len
+                ));
+            }
+            play_row(self.kind, &mut play, row)?;
+            if let Some(id) = &row.client_id {
+                self.move_ids.insert(id.clone());
+            }
+        }
+        play.draw_offer = state.draw_offer.map(|s| s as usize);
+        play.draw_declined = state.draw_declined.map(|s| s as usize);
+        self.play = Some(play);
+        Ok(())
+    }
+
+    /// Keeps what only this node's memory knows of `old` seats (who is connected here or
+    /// elsewhere; for a seat whose occupant stays, since when it is away and a pending
+    /// transfer) on these seats, just read from the store.
+    pub fn keep_memory_of(&mut self, old: &[Seat]) {
+        for (seat, old) in self.seats.iter_mut().zip(old) {
+            seat.connections = old.connections;
+            seat.elsewhere = old.elsewhere;
+            if seat.occupant == old.occupant {
+                seat.away_since = old.away_since;
+                seat.transfer = old.transfer.clone();
+            }
+        }
+    }
 }
 
 fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
@@ -212,41 +288,46 @@ fn replay(room: &Room, actions: &[ActionRow]) -> Result<Play, String> {
         .map_err(|e| e.to_string())?;
     let mut play = Play::new(state);
     for row in actions {
-        let seat = row.seat.map(|s| s as usize);
-        match (row.kind.as_str(), seat) {
-            ("move", Some(seat)) => {
-                let input: Value = serde_json::from_str(row.data.as_deref().unwrap_or("null"))
-                    .map_err(|e| e.to_string())?;
-                if play.state.to_move() != Some(seat) {
-                    return Err(format!(
-                        "replay: move {} by seat {seat} out of turn",
-                        row.seq
-                    ));
-                }
-                let played = room
-                    .kind
-                    .parse_move(&input)
-                    .and_then(|input| play.state.play(&input))
-                    .map_err(|e| format!("replay: move {}: {e}", row.seq))?;
-                play.records.push(MoveRecord {
-                    seat,
-                    mv: played.mv,
-                    passes: played.passes,
-                    finished: played.finished,
-                });
-            }
-            ("resign", Some(seat)) if is_forfeit(row) => {
-                play.state.forfeit(seat).map_err(|e| e.to_string())?;
-            }
-            ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
-            ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
-            ("abandon", _) => play.state.abandon(),
-            ("stop", _) => play.state.stop(),
-            (kind, _) => return Err(format!("replay: bad action {kind}")),
-        }
-        play.log_len += 1;
+        play_row(room.kind, &mut play, row)?;
     }
     Ok(play)
+}
+
+/// Plays one stored log entry on the game (the next one: `row.seq` is `play.log_len`).
+fn play_row(kind: GameKind, play: &mut Play, row: &ActionRow) -> Result<(), String> {
+    let seat = row.seat.map(|s| s as usize);
+    match (row.kind.as_str(), seat) {
+        ("move", Some(seat)) => {
+            let input: Value = serde_json::from_str(row.data.as_deref().unwrap_or("null"))
+                .map_err(|e| e.to_string())?;
+            if play.state.to_move() != Some(seat) {
+                return Err(format!(
+                    "replay: move {} by seat {seat} out of turn",
+                    row.seq
+                ));
+            }
+            let played = kind
+                .parse_move(&input)
+                .and_then(|input| play.state.play(&input))
+                .map_err(|e| format!("replay: move {}: {e}", row.seq))?;
+            play.records.push(MoveRecord {
+                seat,
+                mv: played.mv,
+                passes: played.passes,
+                finished: played.finished,
+            });
+        }
+        ("resign", Some(seat)) if is_forfeit(row) => {
+            play.state.forfeit(seat).map_err(|e| e.to_string())?;
+        }
+        ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
+        ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
+        ("abandon", _) => play.state.abandon(),
+        ("stop", _) => play.state.stop(),
+        (kind, _) => return Err(format!("replay: bad action {kind}")),
+    }
+    play.log_len += 1;
+    Ok(())
 }
 
 /// The `actions` rows of a change, numbered from `first_seq`.

@@ -262,14 +262,16 @@ fn played_rows(room: &Room, now: i64) -> Vec<PlayedRow> {
 
 impl Rooms {
     /// Numbers the change's events and log entries and commits what changed between `before`
-    /// (`None`: a new room) and `room` through the writer.
+    /// (`None`: a new room) and `room` through the writer. In a cluster, also gives the message
+    /// that tells the other nodes what was committed (`fanout`), to send once it is published
+    /// here.
     pub(super) async fn persist(
         &self,
         before: Option<&Room>,
         room: &mut Room,
         ch: Change,
         now: i64,
-    ) -> Result<Vec<(i64, Event)>, AppError> {
+    ) -> Result<(Vec<(i64, Event)>, Option<String>), AppError> {
         if ch.activity {
             room.active_at = now;
         }
@@ -322,8 +324,9 @@ impl Rooms {
                 Vec::new()
             },
         };
+        let note = self.note_of(&commit);
         self.writer.commit(commit).await?;
-        Ok(events)
+        Ok((events, note))
     }
 }
 

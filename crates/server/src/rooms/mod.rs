@@ -30,6 +30,7 @@ use crate::token;
 use crate::wire::Published;
 
 pub use commit::{CommitOptions, CommitProbe, MAX_BATCH};
+pub use fanout::CatchUps;
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
@@ -143,6 +144,8 @@ pub struct Rooms {
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
     /// In a cluster: the other nodes counted online in each room held (`presence_cluster`).
     remote_presence: Mutex<HashMap<String, Vec<String>>>,
+    /// In a cluster: how the changes of other nodes were caught up on (`fanout`).
+    catch_ups: CatchUps,
 }
 
 /// Sees every committed change: the room after it, its numbered events and where it was made.
@@ -204,6 +207,7 @@ impl Rooms {
             observers: std::sync::RwLock::new(Vec::new()),
             cluster: std::sync::OnceLock::new(),
             remote_presence: Mutex::new(HashMap::new()),
+            catch_ups: CatchUps::default(),
             #[cfg(test)]
             planted_codes: Mutex::new(Vec::new()),
         });
@@ -238,6 +242,14 @@ impl Rooms {
     /// store holds is then final.
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
+        if self.cluster.get().is_some() {
+            let c = &self.catch_ups;
+            tracing::info!(
+                "fan-out: {} changes of other nodes applied, {} rooms reloaded",
+                c.applied(),
+                c.reloaded()
+            );
+        }
         for cell in self.cells().values() {
             cell.cancel_cpu();
         }
@@ -325,20 +337,20 @@ impl Rooms {
         // A `conflict` is a code taken since `fresh_code` looked (by another node): the same
         // room under another fresh code (nothing of the refused one was written).
         let mut tries = 0;
-        let (room, events) = loop {
+        let (room, (events, note)) = loop {
             let mut room = made.clone();
             if tries > 0 {
                 room.code = self.fresh_code().await?;
             }
             match self.persist(None, &mut room, ch.clone(), now).await {
-                Ok(events) => break (room, events),
+                Ok(done) => break (room, done),
                 Err(AppError::Conflict) if tries < 3 => tries += 1,
                 Err(err) => return Err(err),
             }
         };
         let cell = RoomCell::new(room.clone());
         self.cells().insert(room.code.clone(), cell.clone());
-        self.publish(&cell, events, room);
+        self.publish(&cell, events, room, note);
         Ok((cell, out))
     }
 
@@ -389,8 +401,8 @@ impl Rooms {
             *guard = next;
             return Ok(out);
         }
-        let events = match self.persist(Some(&guard), &mut next, ch, now).await {
-            Ok(events) => events,
+        let (events, note) = match self.persist(Some(&guard), &mut next, ch, now).await {
+            Ok(done) => done,
             Err(AppError::Conflict) => {
                 // The stored room moved on without this copy (another node): nothing was
                 // applied; take the stored room and catch the connections up.
@@ -406,7 +418,7 @@ impl Rooms {
         cell.used_at.store(now, Ordering::Relaxed);
         *guard = next.clone();
         drop(guard);
-        self.publish(cell, events, next);
+        self.publish(cell, events, next, note);
         Ok(out)
     }
 
@@ -478,24 +490,25 @@ impl Rooms {
             }
         };
         // Who is connected here is this node's memory, not the database's.
-        for (seat, old) in fresh.seats.iter_mut().zip(&room.seats) {
-            seat.connections = old.connections;
-            seat.elsewhere = old.elsewhere;
-            if seat.occupant == old.occupant {
-                seat.away_since = old.away_since;
-                seat.transfer = old.transfer.clone();
-            }
-        }
+        fresh.keep_memory_of(&room.seats);
         let events = crate::event::read_rows(&room.code, &rows);
         *room = fresh.clone();
         Some((events, fresh))
     }
 
-    /// A change committed here: to the observers, the connections, the other nodes, then the
-    /// CPU players.
-    fn publish(self: &Arc<Self>, cell: &Arc<RoomCell>, events: Vec<(i64, Event)>, room: Room) {
+    /// A change committed here: to the observers, the connections, the other nodes (`note`,
+    /// in a cluster), then the CPU players.
+    fn publish(
+        self: &Arc<Self>,
+        cell: &Arc<RoomCell>,
+        events: Vec<(i64, Event)>,
+        room: Room,
+        note: Option<String>,
+    ) {
         let room = self.broadcast(cell, events, room, Origin::Here);
-        self.announce(&room.code, room.version, false);
+        if let Some(note) = note {
+            self.send_note(&room.code, note);
+        }
         self.after_change(cell, &room);
     }
 
@@ -541,7 +554,7 @@ impl Rooms {
         let _guard = cell.room.lock().await;
         blocking(move || store.delete(&key)).await?;
         self.drop_deleted(code, &cell);
-        self.announce(code, 0, true);
+        self.announce_deleted(code);
         Ok(())
     }
 

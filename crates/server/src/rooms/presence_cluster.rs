@@ -38,6 +38,7 @@ impl Rooms {
             node: cluster.node().to_owned(),
             deleted: false,
             presence: true,
+            delta: None,
         };
         let Ok(payload) = serde_json::to_string(&note) else {
             return;

@@ -23,6 +23,8 @@ mod postgres;
 mod push;
 mod sqlite;
 
+use serde::{Deserialize, Serialize};
+
 pub use feedback::{FeedbackRow, FeedbackStore};
 #[cfg(test)]
 pub use memory::MemoryStore;
@@ -78,7 +80,7 @@ pub struct RoomRow {
 }
 
 /// A `seats` row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatRow {
     pub seat: i64,
     pub kind: String,
@@ -90,7 +92,7 @@ pub struct SeatRow {
 }
 
 /// An `actions` row: one entry of a game's log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionRow {
     pub game_no: i64,
     pub seq: i64,
@@ -102,7 +104,7 @@ pub struct ActionRow {
 }
 
 /// An `events` row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventRow {
     pub version: i64,
     pub event: String,
@@ -128,7 +130,7 @@ pub struct GameRow {
 
 /// The `rooms` columns that play changes (everything but the code, the game kind, the settings,
 /// the start position and the creation time): what a move, a join or a resignation rewrites.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RoomState {
     pub status: String,
     pub version: i64,
