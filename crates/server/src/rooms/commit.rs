@@ -11,7 +11,9 @@
 //!
 //! A batch that fails is retried change by change (each in its own transaction), so that one bad
 //! change (a broken invariant, a full disk at that moment) fails alone with `internal` and the
-//! others are committed; a failed change leaves its room unchanged in memory.
+//! others are committed; a failed change leaves its room unchanged in memory. A change refused
+//! by the version check (its room changed on another node first) fails alone with `conflict`
+//! and the others are tried again together, in one more transaction.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
@@ -58,6 +60,7 @@ pub struct CommitProbe {
     /// Changes sent to the writer and not answered yet.
     pending: AtomicU64,
     batches: AtomicU64,
+    transactions: AtomicU64,
     changes: AtomicU64,
     largest: AtomicU64,
     evicted: AtomicU64,
@@ -83,6 +86,11 @@ impl CommitProbe {
     /// Transactions committed (or tried) by the writer.
     pub fn batches(&self) -> u64 {
         self.batches.load(Ordering::SeqCst)
+    }
+
+    /// Transactions the writer tried (a batch that failed is tried again in more).
+    pub fn transactions(&self) -> u64 {
+        self.transactions.load(Ordering::SeqCst)
     }
 
     /// Changes committed (or tried) by the writer.
@@ -209,28 +217,66 @@ fn write_loop(store: &dyn RoomStore, queue: &mpsc::Receiver<Job>, probe: Option<
                 .largest
                 .fetch_max(commits.len() as u64, Ordering::SeqCst);
         }
-        match store.commit_batch(&commits) {
+        commit_together(store, &mut commits, dones, probe);
+    }
+}
+
+/// Commits `commits` in one transaction and answers each. A change refused because its room
+/// changed first (another node: `Conflict`) is answered alone and the others are tried again
+/// together, so that a conflict, frequent when a room's players are on different nodes, costs
+/// one more transaction and not one per change; any other failure: each change alone.
+fn commit_together(
+    store: &dyn RoomStore,
+    commits: &mut Vec<Commit>,
+    mut dones: Vec<oneshot::Sender<Result<(), StoreError>>>,
+    probe: Option<&CommitProbe>,
+) {
+    loop {
+        if let Some(probe) = probe {
+            probe.transactions.fetch_add(1, Ordering::SeqCst);
+        }
+        let err = match store.commit_batch(commits) {
             Ok(()) => {
                 for done in dones {
                     // A caller that went away (its request was dropped) needs no answer.
                     let _ = done.send(Ok(()));
                 }
+                break;
             }
             Err(err) if commits.len() == 1 => {
                 let _ = dones.pop().map(|done| done.send(Err(err)));
+                break;
             }
-            Err(err) => {
-                tracing::warn!(
-                    "a batch of {} changes failed ({err}); committing them one by one",
-                    commits.len()
-                );
-                for (commit, done) in commits.iter().zip(dones) {
-                    let _ = done.send(store.commit(commit));
-                }
-            }
+            Err(err) => err,
+        };
+        if let Some(i) = refused_for_conflict(commits, &err) {
+            commits.remove(i);
+            let _ = dones.remove(i).send(Err(err));
+            continue;
         }
-        commits.clear();
+        tracing::warn!(
+            "a batch of {} changes failed ({err}); committing them one by one",
+            commits.len()
+        );
+        for (commit, done) in commits.iter().zip(dones) {
+            if let Some(probe) = probe {
+                probe.transactions.fetch_add(1, Ordering::SeqCst);
+            }
+            let _ = done.send(store.commit(commit));
+        }
+        break;
     }
+    commits.clear();
+}
+
+/// Which change of `commits` `err` refuses, if it is a conflict.
+fn refused_for_conflict(commits: &[Commit], err: &StoreError) -> Option<usize> {
+    let StoreError::Conflict { code, expected } = err else {
+        return None;
+    };
+    commits
+        .iter()
+        .position(|c| &c.code == code && c.room.from() == *expected)
 }
 
 /// Whether the stored part of the seats (who sits where, readiness, a CPU standing in) differs:
@@ -520,6 +566,9 @@ mod tests {
         let c = store.load("CCCCCC").unwrap().unwrap();
         assert_eq!((c.room.state.version, c.actions.len()), (1, 1));
 
+        // Tried once together, then each alone.
+        assert_eq!(probe.transactions(), 5);
+
         // Many changes of two rooms, sent in order: fewer transactions than changes, and the
         // last version written is the last sent (arrival order kept).
         probe.pause();
@@ -539,6 +588,47 @@ mod tests {
         }
         assert!(probe.largest_batch() >= 40, "{}", probe.largest_batch());
         for (code, version) in [("BBBBBB", 20), ("CCCCCC", 21)] {
+            let stored = store.load(code).unwrap().unwrap();
+            assert_eq!(stored.room.state.version, version, "{code}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_change_refused_by_the_version_check_fails_alone_and_the_others_commit_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn RoomStore> =
+            Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
+        for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
+            store
+                .commit(&Commit::new_room(room(code), Vec::new()))
+                .unwrap();
+        }
+        let probe = Arc::new(CommitProbe::default());
+        let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
+        probe.pause();
+        let send = |c: Commit| {
+            let writer = writer.clone();
+            tokio::spawn(async move { writer.commit(c).await })
+        };
+        // B's change was computed from a version B never had here (another node's copy).
+        let tasks = [
+            send(a_move("AAAAAA", 0, "a")),
+            send(a_move("BBBBBB", 3, "b")),
+            send(a_move("CCCCCC", 0, "c")),
+        ];
+        while probe.pending() < 3 {
+            tokio::task::yield_now().await;
+        }
+        probe.resume();
+        let mut answers = Vec::new();
+        for task in tasks {
+            answers.push(task.await.unwrap());
+        }
+        assert!(answers[0].is_ok() && answers[2].is_ok(), "{answers:?}");
+        assert!(matches!(answers[1], Err(AppError::Conflict)), "{answers:?}");
+        // The three together, then A's and C's together again: two transactions, not four.
+        assert_eq!((probe.batches(), probe.transactions()), (1, 2));
+        for (code, version) in [("AAAAAA", 1), ("BBBBBB", 0), ("CCCCCC", 1)] {
             let stored = store.load(code).unwrap().unwrap();
             assert_eq!(stored.room.state.version, version, "{code}");
         }
