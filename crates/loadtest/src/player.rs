@@ -322,6 +322,11 @@ impl Player {
 
     fn on_error(&mut self, id: Option<&str>, code: &str) {
         self.rec.errors.add(code);
+        if code == "conflict" && id == Some(self.rematch_id().as_str()) {
+            // The room changed meanwhile (the other player's rematch, committed on another
+            // node): asked again on the room as it now is, as a person told so on the site would.
+            self.rematch_asked = self.game_no.saturating_sub(1);
+        }
         let Some(o) = self.outstanding.take_if(|o| id == Some(o.id.as_str())) else {
             return;
         };
@@ -434,8 +439,12 @@ impl Player {
             return Ok(());
         }
         self.rematch_asked = self.game_no;
-        let id = format!("r{}-{}", self.key.seat, self.game_no);
-        send(ws, protocol::rematch_message(&id)).await
+        send(ws, protocol::rematch_message(&self.rematch_id())).await
+    }
+
+    /// The id of this player's rematch request for the current game.
+    fn rematch_id(&self) -> String {
+        format!("r{}-{}", self.key.seat, self.game_no)
     }
 
     /// Sends a move of the current offer.
