@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use common::cluster::{redis_url, Cluster};
+use common::cluster::{redis_url, Cluster, OwnRedis};
 use common::Node;
 
 /// `n` nodes logging their node id (`info`), with `extra` options.
@@ -271,4 +271,61 @@ async fn nodes_starting_together_serve_the_same_vapid_public_key() {
         "a P-256 public key in base64url: {}",
         keys[0]
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_is_shared_again_when_redis_comes_back_empty() {
+    let mut redis = OwnRedis::start();
+    let cluster = Cluster::start_on(2, &redis.url(), &["--log", "warn", "--no-rate-limits"]);
+    let http = reqwest::Client::new();
+    // Ana hosts a 3-player game on node 0; Bo and Cy take their seats through node 1, where Bo's
+    // page is open.
+    let mut ana = cluster.client(0);
+    ana.create(json!({"game": "cc", "name": "Ana", "settings": {"rules": {"players": 3}}}))
+        .await;
+    let code = ana.code.clone().unwrap();
+    let mut bo = cluster.client(1);
+    bo.join(&code, "Bo").await;
+    let mut cy = cluster.client(1);
+    cy.join(&code, "Cy").await;
+    let bo_ws = bo.ws(0).await;
+    let online = |seats: [bool; 3]| {
+        let (http, node, code) = (&http, cluster.node(0), &code);
+        async move {
+            let room = room(http, node, code).await;
+            let now: Vec<bool> = (0..3).map(|s| room["seats"][s]["online"] == true).collect();
+            (now == seats).then_some(())
+        }
+    };
+    until(Duration::from_secs(10), "Bo online on node 0", || {
+        online([false, true, false])
+    })
+    .await;
+
+    // Redis dies and comes back with nothing: every presence it held is gone.
+    redis.restart_empty();
+    // Cy opens her page on node 1: node 0 hears of it and reads the room's presence again. Bo,
+    // connected all along, is still online there: node 1 wrote his presence again when it
+    // subscribed again.
+    let _cy_ws = cy.ws(0).await;
+    until(
+        Duration::from_secs(15),
+        "Bo and Cy online on node 0",
+        || online([false, true, true]),
+    )
+    .await;
+    // And stays so past a node's liveness.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    until(
+        Duration::from_secs(1),
+        "Bo and Cy still online on node 0",
+        || online([false, true, true]),
+    )
+    .await;
+    // Flips still travel: Bo closes his page.
+    drop(bo_ws);
+    until(Duration::from_secs(10), "Bo offline on node 0", || {
+        online([false, false, true])
+    })
+    .await;
 }

@@ -38,18 +38,23 @@ impl Cluster {
     /// Starts `n` nodes with only the database and Redis set, and `extra` (the test chooses the
     /// log level, the rate limits…).
     pub fn start_bare(n: usize, extra: &[&str]) -> Cluster {
+        Self::start_on(n, &redis_url(), extra)
+    }
+
+    /// Like [`Cluster::start_bare`], on the Redis at `redis`.
+    pub fn start_on(n: usize, redis: &str, extra: &[&str]) -> Cluster {
         let db = ScratchDatabase::create().unwrap();
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()
             .as_nanos();
         let prefix = format!("dames-test:{}-{nanos:x}:", std::process::id());
-        let (url, redis) = (db.url(), redis_url());
+        let url = db.url();
         let mut args = vec![
             "--database",
             &url,
             "--redis",
-            &redis,
+            redis,
             "--redis-prefix",
             &prefix,
         ];
@@ -104,5 +109,76 @@ impl Drop for Cluster {
         for node in &mut self.nodes {
             node.kill9();
         }
+    }
+}
+
+/// A Redis server of the test's own, on a free port, that keeps nothing on disk: killed and
+/// started again, it comes back empty, as a Redis restarted without its data does.
+pub struct OwnRedis {
+    child: std::process::Child,
+    port: u16,
+    dir: std::path::PathBuf,
+}
+
+impl OwnRedis {
+    pub fn start() -> OwnRedis {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = std::env::temp_dir().join(format!("dames-redis-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let child = Self::spawn(port, &dir);
+        OwnRedis { child, port, dir }
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
+        let child = std::process::Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
+            .arg("--dir")
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (scripts/test installs it)");
+        // Ready when it answers PING.
+        let start = std::time::Instant::now();
+        loop {
+            use std::io::{Read, Write};
+            if let Ok(mut conn) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+                let mut answer = [0u8; 7];
+                if conn.write_all(b"PING\r\n").is_ok()
+                    && conn.read_exact(&mut answer).is_ok()
+                    && &answer == b"+PONG\r\n"
+                {
+                    return child;
+                }
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(10),
+                "redis-server on port {port} did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills it (SIGKILL) and starts it again, empty, on the same port.
+    pub fn restart_empty(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = Self::spawn(self.port, &self.dir);
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -197,6 +197,8 @@ impl Rooms {
         pubsub.subscribe(cluster.key(&["rooms"])).await?;
         // Messages may have been missed while not subscribed: every room held is checked.
         self.clone().check_all();
+        // And every presence: Redis may have restarted (and lost them) or missed flips.
+        tokio::spawn(self.clone().reshare_presence(true));
         let mut messages = pubsub.into_on_message();
         while let Some(msg) = messages.next().await {
             let Ok(note) = serde_json::from_slice::<Note<'static>>(msg.get_payload_bytes()) else {

@@ -18,6 +18,13 @@ use crate::wire::ServerMessage;
 pub const ALIVE: Duration = Duration::from_millis(3_000);
 /// How often a node renews its liveness key and looks for dead nodes.
 pub const BEAT: Duration = Duration::from_millis(1_000);
+/// How long a room's presence lasts in Redis unless written again (a day).
+const PRESENCE_TTL_SECS: u64 = 86_400;
+/// How often a node writes its presence again (renewing the expiry, and correcting a flip that
+/// Redis missed): an hour, well within [`PRESENCE_TTL_SECS`].
+const REFRESH: Duration = Duration::from_secs(3_600);
+/// Rooms per Redis pipeline when presence is written again.
+const RESHARE_BATCH: usize = 256;
 
 fn node_key(cluster: &Cluster, node: &str) -> String {
     cluster.key(&["node", node])
@@ -49,7 +56,7 @@ impl Rooms {
             let mut pipe = redis::pipe();
             if here {
                 pipe.cmd("HSET").arg(&key).arg(&field).arg(1).ignore();
-                pipe.cmd("EXPIRE").arg(&key).arg(86_400).ignore();
+                pipe.cmd("EXPIRE").arg(&key).arg(PRESENCE_TTL_SECS).ignore();
             } else {
                 pipe.cmd("HDEL").arg(&key).arg(&field).ignore();
             }
@@ -58,6 +65,81 @@ impl Rooms {
                 tracing::warn!("presence of room {}: {err}", note.code);
             }
         });
+    }
+
+    /// Writes again in Redis which seats of every room held here have connections here (and
+    /// that the others have none), then tells the other nodes and reads theirs again: after
+    /// (re)subscribing to the fan-out, because a Redis that restarted lost every presence, and a
+    /// flip during an outage was not recorded. Without `announce`, only rewrites this node's
+    /// fields and renews their expiry (the periodic refresh, [`REFRESH`]).
+    pub(super) async fn reshare_presence(self: Arc<Self>, announce: bool) {
+        let Some(cluster) = self.cluster.get().cloned() else {
+            return;
+        };
+        let held: Vec<(String, Arc<RoomCell>)> = self
+            .cells()
+            .iter()
+            .map(|(code, cell)| (code.clone(), cell.clone()))
+            .collect();
+        let mut conn = cluster.conn();
+        // This node's liveness first: a node reading the presence written below counts it.
+        let _: Result<(), _> = redis::cmd("SET")
+            .arg(node_key(&cluster, cluster.node()))
+            .arg(1)
+            .arg("PX")
+            .arg(ALIVE.as_millis() as u64)
+            .query_async(&mut conn)
+            .await;
+        for chunk in held.chunks(RESHARE_BATCH) {
+            let mut pipe = redis::pipe();
+            for (code, cell) in chunk {
+                let here: Vec<bool> = {
+                    let room = cell.room.lock().await;
+                    if cell.deleted.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    room.seats.iter().map(|s| s.connections > 0).collect()
+                };
+                let key = cluster.key(&["presence", code]);
+                for (seat, here) in here.iter().enumerate() {
+                    let field = format!("{seat}:{}", cluster.node());
+                    if *here {
+                        pipe.cmd("HSET").arg(&key).arg(field).arg(1).ignore();
+                    } else {
+                        pipe.cmd("HDEL").arg(&key).arg(field).ignore();
+                    }
+                }
+                if here.contains(&true) {
+                    pipe.cmd("EXPIRE").arg(&key).arg(PRESENCE_TTL_SECS).ignore();
+                }
+                if announce {
+                    let note = Note {
+                        code: code.clone(),
+                        version: 0,
+                        node: cluster.node().to_owned(),
+                        deleted: false,
+                        presence: true,
+                        delta: None,
+                    };
+                    if let Ok(payload) = serde_json::to_string(&note) {
+                        pipe.cmd("PUBLISH")
+                            .arg(cluster.key(&["rooms"]))
+                            .arg(payload)
+                            .ignore();
+                    }
+                }
+            }
+            if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+                tracing::warn!("presence: not shared again ({err}); at the next subscription");
+                return;
+            }
+        }
+        if announce {
+            // What the others wrote before this node (re)subscribed.
+            for (code, cell) in held {
+                self.clone().recompute_presence(cell, code).await;
+            }
+        }
     }
 
     /// Reads which seats of `code` other live nodes have connections for, and flips the seats
@@ -138,7 +220,12 @@ impl Rooms {
         // The other nodes seen alive: when one's key expires, it may have died between a commit
         // and its fan-out message, so every room held here is checked against the store.
         let mut known: HashSet<String> = HashSet::new();
+        let mut refreshed = tokio::time::Instant::now();
         while !self.closed.load(Ordering::SeqCst) {
+            if refreshed.elapsed() >= REFRESH {
+                refreshed = tokio::time::Instant::now();
+                tokio::spawn(self.clone().reshare_presence(false));
+            }
             // The set lasts a minute after the last node's beat (no key left behind).
             let _: Result<(), _> = redis::pipe()
                 .cmd("SADD")
