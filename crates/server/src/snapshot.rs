@@ -193,6 +193,7 @@ impl Room {
         self.active_at = state.active_at;
         self.last_move_at = state.last_move_at;
         self.finished_at = state.finished_at;
+        self.cpu_by.clone_from(&state.cpu_by);
         if status == Status::Lobby {
             if !actions.is_empty() {
                 return Err("log entries in the lobby".into());

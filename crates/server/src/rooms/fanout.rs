@@ -348,7 +348,8 @@ mod tests {
         panic!("nobody subscribed to {channel}");
     }
 
-    /// Seats Bo and starts the game (Ana moves first).
+    /// Seats Bo and starts the game (Ana moves first), recording who started it as a start
+    /// against CPUs does (`Room::cpu_by`, a column the change writes).
     async fn start(rooms: &Arc<Rooms>, cell: &Arc<RoomCell>) {
         rooms
             .mutate(cell, |room, ch, _| {
@@ -357,7 +358,10 @@ mod tests {
             .await
             .unwrap();
         rooms
-            .mutate(cell, |room, ch, now| room.start(0, now, ch))
+            .mutate(cell, |room, ch, now| {
+                room.cpu_by = Some("0123456789abcdef".into());
+                room.start(0, now, ch)
+            })
             .await
             .unwrap();
     }
