@@ -134,7 +134,7 @@ impl OwnRedis {
     }
 
     fn spawn(port: u16, dir: &std::path::Path) -> std::process::Child {
-        let child = std::process::Command::new("redis-server")
+        let mut child = std::process::Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
             .arg("--dir")
@@ -142,25 +142,31 @@ impl OwnRedis {
             .stdout(std::process::Stdio::null())
             .spawn()
             .expect("redis-server (scripts/test installs it)");
-        // Ready when it answers PING.
+        if !Self::answers(port) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("redis-server on port {port} did not start");
+        }
+        child
+    }
+
+    /// Whether the Redis on `port` answers PING within 10 s.
+    fn answers(port: u16) -> bool {
+        use std::io::{Read, Write};
         let start = std::time::Instant::now();
-        loop {
-            use std::io::{Read, Write};
+        while start.elapsed() < std::time::Duration::from_secs(10) {
             if let Ok(mut conn) = std::net::TcpStream::connect(("127.0.0.1", port)) {
                 let mut answer = [0u8; 7];
                 if conn.write_all(b"PING\r\n").is_ok()
                     && conn.read_exact(&mut answer).is_ok()
                     && &answer == b"+PONG\r\n"
                 {
-                    return child;
+                    return true;
                 }
             }
-            assert!(
-                start.elapsed() < std::time::Duration::from_secs(10),
-                "redis-server on port {port} did not start"
-            );
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
+        false
     }
 
     pub fn url(&self) -> String {
