@@ -126,7 +126,6 @@ impl Room {
         let kind = GameKind::from_name(&r.game).ok_or("unknown game")?;
         let settings_json: Value = serde_json::from_str(&r.settings).map_err(|e| e.to_string())?;
         let (settings, _) = Settings::from_json(kind, &settings_json)?;
-        let status = Status::from_name(&state.status).ok_or("unknown status")?;
         let seats = stored
             .seats
             .iter()
@@ -141,23 +140,30 @@ impl Room {
             r.created_at,
         );
         room.seats = seats;
-        room.status = status;
-        room.version = state.version;
-        room.game_no = state.game_no;
-        room.first_seat = usize::try_from(state.first_seat).map_err(|e| e.to_string())?;
-        room.active_at = state.active_at;
-        room.last_move_at = state.last_move_at;
-        room.finished_at = state.finished_at;
+        let status = room.set_columns(state)?;
         room.start.clone_from(&r.start_fen);
-        room.cpu_by.clone_from(&state.cpu_by);
         room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
-            play.draw_offer = state.draw_offer.map(|s| s as usize);
-            play.draw_declined = state.draw_declined.map(|s| s as usize);
+            set_draw(&mut play, state);
             room.play = Some(play);
         }
         Ok(room)
+    }
+
+    /// Takes the `rooms` columns that play changes (`state`, but the draw columns, which are
+    /// the play's: [`set_draw`]); returns the status.
+    fn set_columns(&mut self, state: &RoomState) -> Result<Status, String> {
+        let status = Status::from_name(&state.status).ok_or("unknown status")?;
+        self.status = status;
+        self.version = state.version;
+        self.game_no = state.game_no;
+        self.first_seat = usize::try_from(state.first_seat).map_err(|e| e.to_string())?;
+        self.active_at = state.active_at;
+        self.last_move_at = state.last_move_at;
+        self.finished_at = state.finished_at;
+        self.cpu_by.clone_from(&state.cpu_by);
+        Ok(status)
     }
 
     /// Applies a change another node committed (crate::rooms fan-out) to this copy of the room,
@@ -176,7 +182,6 @@ impl Room {
         seats: Option<&[SeatRow]>,
         actions: &[ActionRow],
     ) -> Result<(), String> {
-        let status = Status::from_name(&state.status).ok_or("unknown status")?;
         if let Some(rows) = seats {
             let fresh = rows
                 .iter()
@@ -186,14 +191,7 @@ impl Room {
             self.keep_memory_of(&old);
         }
         let new_game = state.game_no != self.game_no;
-        self.status = status;
-        self.version = state.version;
-        self.game_no = state.game_no;
-        self.first_seat = usize::try_from(state.first_seat).map_err(|e| e.to_string())?;
-        self.active_at = state.active_at;
-        self.last_move_at = state.last_move_at;
-        self.finished_at = state.finished_at;
-        self.cpu_by.clone_from(&state.cpu_by);
+        let status = self.set_columns(state)?;
         if status == Status::Lobby {
             if !actions.is_empty() {
                 return Err("log entries in the lobby".into());
@@ -217,8 +215,7 @@ impl Room {
                 self.move_ids.insert(id.clone());
             }
         }
-        play.draw_offer = state.draw_offer.map(|s| s as usize);
-        play.draw_declined = state.draw_declined.map(|s| s as usize);
+        set_draw(&mut play, state);
         self.play = Some(play);
         Ok(())
     }
@@ -236,6 +233,12 @@ impl Room {
             }
         }
     }
+}
+
+/// The draw columns of `state` (the offer pending, the seat that declined the last one).
+fn set_draw(play: &mut Play, state: &RoomState) {
+    play.draw_offer = state.draw_offer.map(|s| s as usize);
+    play.draw_declined = state.draw_declined.map(|s| s as usize);
 }
 
 fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
