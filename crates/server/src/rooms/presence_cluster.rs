@@ -30,6 +30,30 @@ fn node_key(cluster: &Cluster, node: &str) -> String {
     cluster.key(&["node", node])
 }
 
+/// The message telling the other nodes that the presence of room `code` changed on this node.
+fn presence_note(cluster: &Cluster, code: &str) -> Option<String> {
+    let note = Note {
+        code: code.to_owned(),
+        version: 0,
+        node: cluster.node().to_owned(),
+        deleted: false,
+        presence: true,
+        delta: None,
+    };
+    serde_json::to_string(&note).ok()
+}
+
+/// Adds to `pipe` the write of this node's field for `seat` in the presence hash `key`: set if
+/// the seat has connections `here`, deleted if not.
+fn write_field(pipe: &mut redis::Pipeline, cluster: &Cluster, key: &str, seat: usize, here: bool) {
+    let field = format!("{seat}:{}", cluster.node());
+    if here {
+        pipe.cmd("HSET").arg(key).arg(field).arg(1).ignore();
+    } else {
+        pipe.cmd("HDEL").arg(key).arg(field).ignore();
+    }
+}
+
 impl Rooms {
     /// The connections of `seat` here went from none to some (`here`) or back: recorded in
     /// Redis and told to the other nodes. Nothing without a cluster.
@@ -37,32 +61,24 @@ impl Rooms {
         let Some(cluster) = self.cluster.get() else {
             return;
         };
-        let key = cluster.key(&["presence", code]);
-        let field = format!("{seat}:{}", cluster.node());
-        let note = Note {
-            code: code.to_owned(),
-            version: 0,
-            node: cluster.node().to_owned(),
-            deleted: false,
-            presence: true,
-            delta: None,
-        };
-        let Ok(payload) = serde_json::to_string(&note) else {
+        let Some(payload) = presence_note(cluster, code) else {
             return;
         };
-        let channel = cluster.key(&["rooms"]);
+        let key = cluster.key(&["presence", code]);
+        let mut pipe = redis::pipe();
+        write_field(&mut pipe, cluster, &key, seat, here);
+        if here {
+            pipe.cmd("EXPIRE").arg(&key).arg(PRESENCE_TTL_SECS).ignore();
+        }
+        pipe.cmd("PUBLISH")
+            .arg(cluster.key(&["rooms"]))
+            .arg(payload)
+            .ignore();
         let mut conn = cluster.conn();
+        let code = code.to_owned();
         tokio::spawn(async move {
-            let mut pipe = redis::pipe();
-            if here {
-                pipe.cmd("HSET").arg(&key).arg(&field).arg(1).ignore();
-                pipe.cmd("EXPIRE").arg(&key).arg(PRESENCE_TTL_SECS).ignore();
-            } else {
-                pipe.cmd("HDEL").arg(&key).arg(&field).ignore();
-            }
-            pipe.cmd("PUBLISH").arg(&channel).arg(&payload).ignore();
             if let Err(err) = pipe.query_async::<()>(&mut conn).await {
-                tracing::warn!("presence of room {}: {err}", note.code);
+                tracing::warn!("presence of room {code}: {err}");
             }
         });
     }
@@ -102,31 +118,16 @@ impl Rooms {
                 };
                 let key = cluster.key(&["presence", code]);
                 for (seat, here) in here.iter().enumerate() {
-                    let field = format!("{seat}:{}", cluster.node());
-                    if *here {
-                        pipe.cmd("HSET").arg(&key).arg(field).arg(1).ignore();
-                    } else {
-                        pipe.cmd("HDEL").arg(&key).arg(field).ignore();
-                    }
+                    write_field(&mut pipe, &cluster, &key, seat, *here);
                 }
                 if here.contains(&true) {
                     pipe.cmd("EXPIRE").arg(&key).arg(PRESENCE_TTL_SECS).ignore();
                 }
-                if announce {
-                    let note = Note {
-                        code: code.clone(),
-                        version: 0,
-                        node: cluster.node().to_owned(),
-                        deleted: false,
-                        presence: true,
-                        delta: None,
-                    };
-                    if let Ok(payload) = serde_json::to_string(&note) {
-                        pipe.cmd("PUBLISH")
-                            .arg(cluster.key(&["rooms"]))
-                            .arg(payload)
-                            .ignore();
-                    }
+                if let Some(payload) = announce.then(|| presence_note(&cluster, code)).flatten() {
+                    pipe.cmd("PUBLISH")
+                        .arg(cluster.key(&["rooms"]))
+                        .arg(payload)
+                        .ignore();
                 }
             }
             if let Err(err) = pipe.query_async::<()>(&mut conn).await {
