@@ -405,6 +405,30 @@ mod tests {
         }
     }
 
+    /// Rooms AAAAAA, BBBBBB and CCCCCC at version 0 in a SQLite store in `dir`, and a writer
+    /// over it with a probe.
+    fn three_rooms(dir: &tempfile::TempDir) -> (Arc<dyn RoomStore>, Arc<CommitProbe>, Arc<Writer>) {
+        let store: Arc<dyn RoomStore> =
+            Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
+        for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
+            store
+                .commit(&Commit::new_room(room(code), Vec::new()))
+                .unwrap();
+        }
+        let probe = Arc::new(CommitProbe::default());
+        let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
+        (store, probe, writer)
+    }
+
+    /// Commits `c` through `writer` in a task of its own.
+    fn spawn_commit(
+        writer: &Arc<Writer>,
+        c: Commit,
+    ) -> tokio::task::JoinHandle<Result<(), AppError>> {
+        let writer = writer.clone();
+        tokio::spawn(async move { writer.commit(c).await })
+    }
+
     /// A move of room `code`: its log entry with the client's move id, and the room's version.
     fn a_move(code: &str, seq: i64, client_id: &str) -> Commit {
         Commit {
@@ -524,24 +548,13 @@ mod tests {
     #[tokio::test]
     async fn changes_waiting_together_share_a_transaction_and_a_bad_one_fails_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn RoomStore> =
-            Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
-        for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
-            store
-                .commit(&Commit::new_room(room(code), Vec::new()))
-                .unwrap();
-        }
-        let probe = Arc::new(CommitProbe::default());
-        let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
+        let (store, probe, writer) = three_rooms(&dir);
 
         // Held: four moves wait; A's second repeats its first's move id (the unique index
         // refuses it); C's second was computed from the version C had before its first (the
         // version check refuses it: another node, or a stale copy).
         probe.pause();
-        let send = |c: Commit| {
-            let writer = writer.clone();
-            tokio::spawn(async move { writer.commit(c).await })
-        };
+        let send = |c: Commit| spawn_commit(&writer, c);
         let a = send(a_move("AAAAAA", 0, "same"));
         while probe.pending() < 1 {
             tokio::task::yield_now().await;
@@ -596,20 +609,9 @@ mod tests {
     #[tokio::test]
     async fn a_change_refused_by_the_version_check_fails_alone_and_the_others_commit_together() {
         let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn RoomStore> =
-            Arc::new(SqliteStore::open(&dir.path().join("t.db")).unwrap());
-        for code in ["AAAAAA", "BBBBBB", "CCCCCC"] {
-            store
-                .commit(&Commit::new_room(room(code), Vec::new()))
-                .unwrap();
-        }
-        let probe = Arc::new(CommitProbe::default());
-        let writer = Arc::new(Writer::start(store.clone(), Some(probe.clone())));
+        let (store, probe, writer) = three_rooms(&dir);
         probe.pause();
-        let send = |c: Commit| {
-            let writer = writer.clone();
-            tokio::spawn(async move { writer.commit(c).await })
-        };
+        let send = |c: Commit| spawn_commit(&writer, c);
         // B's change was computed from a version B never had here (another node's copy).
         let tasks = [
             send(a_move("AAAAAA", 0, "a")),
