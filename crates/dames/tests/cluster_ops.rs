@@ -77,19 +77,15 @@ async fn redis_get(key: &str) -> Option<String> {
         .unwrap()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
-    let mut cluster = start(3, &["--no-rate-limits"]);
-    let prefix = cluster.prefix.clone();
-    let nodes = cluster.nodes();
-    let http = reqwest::Client::new();
-    // Ana against a CPU thinking 0.5 s, on the first node.
+/// Ana's game against an expert CPU thinking `cpu_ms`, created on `node`, where she plays the
+/// first move: the CPU's turn begins. Returns the room's code.
+async fn cpu_turn(http: &reqwest::Client, node: &Node, cpu_ms: u64) -> String {
     let created: Value = http
-        .post(format!("{}/api/rooms", nodes[0].base()))
+        .post(format!("{}/api/rooms", node.base()))
         .json(&json!({
             "game": "draughts",
             "name": "Ana",
-            "settings": {"cpu_ms": 500},
+            "settings": {"cpu_ms": cpu_ms},
             "cpu": {"level": "expert"},
         }))
         .send()
@@ -102,7 +98,7 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
     let token = created["token"].as_str().unwrap().to_owned();
     let notation = created["room"]["play"]["legal_moves"][0]["notation"].clone();
     let moved = http
-        .post(format!("{}/api/rooms/{code}/move", nodes[0].base()))
+        .post(format!("{}/api/rooms/{code}/move", node.base()))
         .bearer_auth(&token)
         .json(&json!({"move": {"notation": notation}}))
         .send()
@@ -113,32 +109,59 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
         "{}",
         moved.text().await.unwrap()
     );
-    // The CPU thinks on the node holding the lease: that one dies.
-    let lease = format!("{prefix}cpu:{code}");
+    code
+}
+
+/// The node of `cluster` holding the lease of room `code`'s CPU turn (the one thinking it).
+async fn thinker(cluster: &Cluster, code: &str) -> usize {
+    let lease = format!("{}cpu:{code}", cluster.prefix);
     let holder = until(Duration::from_secs(10), "lease taken", || redis_get(&lease)).await;
-    let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
+    let nodes = cluster.nodes();
+    nodes.iter().position(|n| node_id(n) == holder).unwrap()
+}
+
+/// Room `code` as `node` shows it once the CPU (seat 1) has moved.
+async fn cpu_moved(http: &reqwest::Client, node: &Node, code: &str) -> Value {
+    until(Duration::from_secs(20), "the CPU's move", || async {
+        let room = room(http, node, code).await;
+        (room["play"]["to_move"] == 0).then_some(room)
+    })
+    .await
+}
+
+/// Whether a node other than `dead` logged that it took room `code`'s CPU turn over.
+fn taken_over(cluster: &Cluster, dead: usize, code: &str) -> bool {
+    (0..cluster.nodes().len()).filter(|&i| i != dead).any(|i| {
+        let lines = cluster.node(i).stderr.lock().unwrap().clone();
+        lines
+            .iter()
+            .any(|l| l.contains(&format!("room {code}: CPU turn taken over")))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
+    let mut cluster = start(3, &["--no-rate-limits"]);
+    let http = reqwest::Client::new();
+    // Ana against a CPU thinking 0.5 s, on the first node.
+    let code = cpu_turn(&http, cluster.node(0), 500).await;
+    // The CPU thinks on the node holding the lease: that one dies.
+    let dead = thinker(&cluster, &code).await;
     cluster.kill9(dead);
     let killed = Instant::now();
     // Read from a node that lives; any of the two may take the turn over.
-    let alive = cluster.node((dead + 1) % 3);
-    let after = until(Duration::from_secs(20), "the CPU's move", || async {
-        let room = room(&http, alive, &code).await;
-        (room["play"]["to_move"] == 0).then_some(room)
-    })
-    .await;
+    let after = cpu_moved(&http, cluster.node((dead + 1) % 3), &code).await;
     let took = killed.elapsed();
     eprintln!("CPU move arrived {took:?} after kill -9 of its node");
     assert!(took < Duration::from_secs(5), "{took:?}");
     assert_eq!(after["play"]["moves"].as_array().map(Vec::len), Some(2));
     // Taken over by one of the living nodes, not played before the kill.
-    let taken_over = (0..3).filter(|&i| i != dead).any(|i| {
-        let lines = cluster.node(i).stderr.lock().unwrap().clone();
-        lines
-            .iter()
-            .any(|l| l.contains(&format!("room {code}: CPU turn taken over")))
-    });
-    assert!(taken_over, "no living node took the turn over");
+    assert!(
+        taken_over(&cluster, dead, &code),
+        "no living node took the turn over"
+    );
     // The turn was played by the living node: its lease is released.
+    let lease = format!("{}cpu:{code}", cluster.prefix);
     until(Duration::from_secs(10), "lease released", || async {
         redis_get(&lease).await.is_none().then_some(())
     })
@@ -148,41 +171,13 @@ async fn a_cpu_turn_whose_node_is_killed_resumes_on_another_node_within_5_s() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_long_cpu_think_taken_over_counts_the_time_the_dead_node_already_spent() {
     let mut cluster = start(3, &["--no-rate-limits"]);
-    let prefix = cluster.prefix.clone();
-    let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // A CPU thinking 6 s: killed 3.5 s into its turn, the node taking over has 2.5 s left, not
     // 6 s again (which would put the move 8 s or more after the kill).
-    let created: Value = http
-        .post(format!("{}/api/rooms", nodes[0].base()))
-        .json(&json!({
-            "game": "draughts",
-            "name": "Ana",
-            "settings": {"cpu_ms": 6000},
-            "cpu": {"level": "expert"},
-        }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let code = created["room"]["code"].as_str().unwrap().to_owned();
-    let token = created["token"].as_str().unwrap().to_owned();
-    let notation = created["room"]["play"]["legal_moves"][0]["notation"].clone();
-    let moved = http
-        .post(format!("{}/api/rooms/{code}/move", nodes[0].base()))
-        .bearer_auth(&token)
-        .json(&json!({"move": {"notation": notation}}))
-        .send()
-        .await
-        .unwrap();
-    assert!(moved.status().is_success());
-    let turn = room(&http, &nodes[0], &code).await;
+    let code = cpu_turn(&http, cluster.node(0), 6000).await;
+    let turn = room(&http, cluster.node(0), &code).await;
     let turn_since = turn["play"]["turn_since"].as_i64().expect("turn_since");
-    let lease = format!("{prefix}cpu:{code}");
-    let holder = until(Duration::from_secs(10), "lease taken", || redis_get(&lease)).await;
-    let dead = nodes.iter().position(|n| node_id(n) == holder).unwrap();
+    let dead = thinker(&cluster, &code).await;
     let since_turn = |at: i64| {
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -198,12 +193,7 @@ async fn a_long_cpu_think_taken_over_counts_the_time_the_dead_node_already_spent
     );
     cluster.kill9(dead);
     let killed = Instant::now();
-    let alive = cluster.node((dead + 1) % 3);
-    let after = until(Duration::from_secs(20), "the CPU's move", || async {
-        let room = room(&http, alive, &code).await;
-        (room["play"]["to_move"] == 0).then_some(room)
-    })
-    .await;
+    let after = cpu_moved(&http, cluster.node((dead + 1) % 3), &code).await;
     let took = killed.elapsed();
     let turn = since_turn(turn_since);
     eprintln!("CPU move arrived {took:?} after the kill, {turn} ms after its turn began");
@@ -216,13 +206,10 @@ async fn a_long_cpu_think_taken_over_counts_the_time_the_dead_node_already_spent
         "{}",
         played_at - turn_since
     );
-    let taken_over = (0..3).filter(|&i| i != dead).any(|i| {
-        let lines = cluster.node(i).stderr.lock().unwrap().clone();
-        lines
-            .iter()
-            .any(|l| l.contains(&format!("room {code}: CPU turn taken over")))
-    });
-    assert!(taken_over, "no living node took the turn over");
+    assert!(
+        taken_over(&cluster, dead, &code),
+        "no living node took the turn over"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
