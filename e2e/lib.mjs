@@ -133,6 +133,15 @@ export async function until(f, message, timeout = 15000) {
 }
 
 /** Number of moves in the move list of a game page. */
+/** Of two players' pages, the one whose player is to move (once one is). */
+export async function toMove(a, b) {
+  return until(async () => {
+    if (await a.locator('.status.mine').count()) return a;
+    if (await b.locator('.status.mine').count()) return b;
+    return null;
+  }, 'someone to move');
+}
+
 export async function moveCount(page) {
   return page.locator('[data-testid=moves] li[data-seat]').count();
 }

@@ -1,6 +1,6 @@
 // Two people in two browser contexts: create a Chinese checkers room, join by code, start, play by
 // clicking, see each other's moves live, resign, rematch.
-import { assert, equal, moveCount, newPerson, playAnyMove, roomCode, shot, until } from '../lib.mjs';
+import { assert, equal, moveCount, newPerson, playAnyMove, roomCode, shot, toMove, until } from '../lib.mjs';
 
 test('Chinese checkers with a friend: create, join by code, play live, resign, rematch', async ({ base, browser, track }) => {
   const host = await newPerson(browser, { name: 'Ana' });
@@ -54,11 +54,7 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
 
   // Whoever is to move plays by clicking; the other sees it live. Four moves.
   for (let i = 0; i < 4; i++) {
-    const mover = await until(async () => {
-      if (await a.locator('.status.mine').count()) return a;
-      if (await b.locator('.status.mine').count()) return b;
-      return null;
-    }, 'someone to move');
+    const mover = await toMove(a, b);
     const other = mover === a ? b : a;
     const { to } = await playAnyMove(mover);
     await until(async () => (await moveCount(other)) === i + 1, `the other sees move ${i + 1}`);

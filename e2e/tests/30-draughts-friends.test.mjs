@@ -1,6 +1,6 @@
 // Draughts between two browser contexts: join through the link, « Confirmer les coups » set by the
 // host, moves by clicking (with ✓), a draw offer declined, resignation.
-import { assert, equal, moveCount, newPerson, roomCode, shot, until } from '../lib.mjs';
+import { assert, equal, moveCount, newPerson, roomCode, shot, toMove, until } from '../lib.mjs';
 
 test('draughts with a friend: join by link, confirm moves, draw offer, resign', async ({ base, browser, track }) => {
   const host = await newPerson(browser, { name: 'Chloé' });
@@ -37,11 +37,7 @@ test('draughts with a friend: join by link, confirm moves, draw offer, resign', 
   equal(await a.locator('svg.board .piece').count(), 40, '40 men on the 10×10 board');
 
   for (let i = 0; i < 4; i++) {
-    const mover = await until(async () => {
-      if (await a.locator('.status.mine').count()) return a;
-      if (await b.locator('.status.mine').count()) return b;
-      return null;
-    }, 'someone to move');
+    const mover = await toMove(a, b);
     const other = mover === a ? b : a;
     // With « Confirmer les coups », nothing is sent before ✓.
     const pieces = mover.locator('svg.board .piece.movable');

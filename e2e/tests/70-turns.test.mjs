@@ -1,7 +1,7 @@
 // Turn-by-turn games (issue 6): the rhythm option, leaving and coming back through « Mes parties »
 // (with the header badge and « en attente depuis »), the service worker showing a notification for
 // a push delivered through the DevTools protocol, and reviews only after a finished game.
-import { assert, equal, moveCount, newPerson, playAnyMove, roomCode, shot, until } from '../lib.mjs';
+import { assert, equal, moveCount, newPerson, playAnyMove, roomCode, shot, toMove, until } from '../lib.mjs';
 
 /** A turn-by-turn draughts game between two people, started. */
 async function turnGame(base, browser, track) {
@@ -29,18 +29,10 @@ async function turnGame(base, browser, track) {
   return { host, guest, a, b, code };
 }
 
-/** The page whose player is to move. */
-async function mover(a, b) {
-  return until(async () => {
-    if (await a.locator('.status.mine').count()) return a;
-    if (await b.locator('.status.mine').count()) return b;
-    return null;
-  }, 'someone to move');
-}
 
 test('turn by turn: create, leave, come back through My games, play', async ({ base, browser, track }) => {
   const { host, guest, a, b, code } = await turnGame(base, browser, track);
-  const first = await mover(a, b);
+  const first = await toMove(a, b);
   await playAnyMove(first);
   const waiting = first === a ? b : a;
   const person = first === a ? guest : host;

@@ -25,6 +25,17 @@ async function joins(page, base, code) {
   await page.locator('[data-action=join]').click();
 }
 
+/** The host's page `a` opens a Chinese checkers room among friends set to 3 players; its code. */
+async function threeSeatLobby(a, base) {
+  await a.goto(base + '/');
+  await a.click('[data-action=friends-cc]');
+  await a.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  const code = await roomCode(a);
+  await a.locator('[data-opt=players] select').selectOption('3');
+  await until(async () => (await a.locator('.seat').count()) === 3, 'three seats');
+  return code;
+}
+
 test('live fields: patch keeps the focused field with its typed text and caret, gives it the new listeners, replaces the rest', async ({ base, browser, track }) => {
   const { ctx, page } = await newPerson(browser);
   track(ctx);
@@ -98,12 +109,7 @@ test('live fields: the host keeps typing a setting and a guest her name while pl
   ]);
   for (const p of [ana, bo, cy]) track(p.ctx);
   const [a, b, c] = [ana.page, bo.page, cy.page];
-  await a.goto(base + '/');
-  await a.click('[data-action=friends-cc]');
-  await a.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  const code = await roomCode(a);
-  await a.locator('[data-opt=players] select').selectOption('3');
-  await until(async () => (await a.locator('.seat').count()) === 3, 'three seats');
+  const code = await threeSeatLobby(a, base);
   const field = a.locator('[data-opt=move_limit] input');
   const stored = await field.inputValue();
 
@@ -185,12 +191,7 @@ test('live fields: a select the host has open stays open and usable while a play
   const [ana, bo] = await Promise.all([newPerson(browser, { name: 'Ana', phone: true }), newPerson(browser, { name: 'Bo', phone: true })]);
   for (const p of [ana, bo]) track(p.ctx);
   const [a, b] = [ana.page, bo.page];
-  await a.goto(base + '/');
-  await a.click('[data-action=friends-cc]');
-  await a.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  const code = await roomCode(a);
-  await a.locator('[data-opt=players] select').selectOption('3');
-  await until(async () => (await a.locator('.seat').count()) === 3, 'three seats');
+  const code = await threeSeatLobby(a, base);
 
   // Ana opens « Ajouter un CPU » on the third seat.
   const level = a.locator('select[data-cpu-seat="2"]');

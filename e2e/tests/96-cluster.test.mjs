@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { E2E_DIR, assert, draughtsPair, equal, moveCount, playAnyMove, serverBin, until } from '../lib.mjs';
+import { E2E_DIR, assert, draughtsPair, equal, moveCount, playAnyMove, serverBin, toMove, until } from '../lib.mjs';
 
 const PG = ['-h', '127.0.0.1', '-U', 'postgres'];
 const REDIS = process.env.DAMES_TEST_REDIS || 'redis://127.0.0.1:6379';
@@ -102,11 +102,7 @@ test('two nodes behind nginx: a live game whose players are on different nodes',
     while (guestNodes().size < 2 || round < 2) {
       assert(round < 12, `the guest's sockets never reached both nodes: ${JSON.stringify(sockets(log, code))}`);
       for (let i = 0; i < 2; i++) {
-        const mover = await until(async () => {
-          if (await a.locator('.status.mine').count()) return a;
-          if (await b.locator('.status.mine').count()) return b;
-          return null;
-        }, 'someone to move');
+        const mover = await toMove(a, b);
         const other = mover === a ? b : a;
         await playAnyMove(mover);
         moves++;
