@@ -38,7 +38,7 @@ const FIXED: &[&str] = &["index.html", "sw.js", "manifest.webmanifest"];
 
 fn main() {
     println!("cargo:rerun-if-changed=../../web");
-    println!("cargo:rerun-if-changed=migrations");
+
     // At run time, not `env!` (compile time): a build script compiled in another checkout (a
     // copied target/) would otherwise read that checkout's web/.
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");

@@ -1,13 +1,13 @@
 //! `dames fuzz`: feeds generated and mutated inputs to every parser the network reaches — HTTP
 //! requests through the router, WebSocket messages through a session, move inputs, settings,
 //! names, headers, push endpoints, FEN, PDN and position files — and prints the inputs run, the
-//! time and the panics of each target (dames_server::fuzz, docs/security.md "Fuzzing"). Exits
+//! time and the panics of each target (dames_fuzz, docs/security.md "Fuzzing"). Exits
 //! with an error if anything panicked or answered other than a typed error.
 
 use std::io::Write;
 use std::time::Instant;
 
-use dames_server::fuzz::{run, Options};
+use dames_fuzz::{run, Options};
 
 /// Options of `dames fuzz`.
 #[derive(clap::Parser)]

@@ -170,7 +170,7 @@ pub struct MigrateArgs {
 
 /// `dames migrate`: opening a store applies its pending migrations.
 pub fn migrate(args: &MigrateArgs) -> anyhow::Result<()> {
-    dames_server::store::open(&args.db, args.database.as_deref())
+    dames_store::open(&args.db, args.database.as_deref())
         .map_err(|e| anyhow::anyhow!("cannot migrate the database: {e}"))?;
     println!("migrations applied");
     Ok(())
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(config.push.allowed_hosts, ["known"]);
         assert_eq!(
             config.cpu_workers,
-            dames_server::rooms::scheduler::default_workers()
+            dames_server::live::scheduler::default_workers()
         );
         let two = Args::try_parse_from(["serve", "--cpu-workers", "2"]).unwrap();
         assert_eq!(two.config().cpu_workers, 2);

@@ -55,7 +55,7 @@ fn the_self_test_reports_the_move_it_deleted() {
 
 #[test]
 fn two_nodes_on_postgresql_lose_no_acknowledged_move_when_one_is_killed() {
-    let pg = dames_server::store::ScratchDatabase::create().unwrap();
+    let pg = dames_store::ScratchDatabase::create().unwrap();
     let redis =
         std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
     let url = pg.url();

@@ -116,7 +116,7 @@ fn migrate_prepares_a_database_apart_from_serving() {
     assert!(out.status.success(), "{out:?}");
     assert!(db.exists());
     // PostgreSQL: the schema is there, and a second run finds nothing to do.
-    let pg = dames_server::store::ScratchDatabase::create().unwrap();
+    let pg = dames_store::ScratchDatabase::create().unwrap();
     for _ in 0..2 {
         let out = Command::new(env!("CARGO_BIN_EXE_dames"))
             .args(["migrate", "--database", &pg.url()])
@@ -128,8 +128,8 @@ fn migrate_prepares_a_database_apart_from_serving() {
             "migrations applied"
         );
     }
-    let store = dames_server::store::PostgresStore::open(&pg.url()).unwrap();
-    use dames_server::store::RoomStore;
+    let store = dames_store::PostgresStore::open(&pg.url()).unwrap();
+    use dames_store::RoomStore;
     assert!(store.live_codes().unwrap().is_empty());
     drop(store);
     // A database that cannot be reached is an error, not a silent SQLite file.

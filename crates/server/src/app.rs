@@ -24,7 +24,7 @@ async fn health() -> &'static str {
 /// Readiness: the database answers a query (503 when it does not).
 async fn ready(State(state): State<AppState>) -> (StatusCode, &'static str) {
     let store = state.store.clone();
-    if let Err(err) = crate::rooms::blocking(move || store.ping()).await {
+    if let Err(err) = crate::live::blocking(move || store.ping()).await {
         tracing::warn!("not ready: {err}");
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -54,11 +54,11 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            net::client_ip::layer,
+            http::middleware::client_ip,
         ))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            net::origin::guard,
+            http::middleware::cross_site,
         ))
         .layer(axum::middleware::map_response_with_state(
             state.clone(),

@@ -1,9 +1,12 @@
-//! The Dames game server: rooms with a six-character code, live play over WebSocket, a small
-//! JSON HTTP API, CPU seats, SQLite persistence, and the web client embedded in the binary.
+//! The Dames game server, the runtime and the edges around the pure room model (`dames-room`)
+//! and the stores (`dames-store`): the live rooms ([`live`]: one cell per room in memory, the
+//! group-commit writer, the CPU scheduler, eviction, presence, the fan-out between nodes), the
+//! HTTP API ([`http`]) and the WebSocket sessions ([`ws`]), Web Push ([`push`]), the cluster's
+//! Redis ([`cluster`]), network limits ([`net`], [`ratelimit`]) and the web client embedded in
+//! the binary ([`assets`]). ARCHITECTURE.md follows one move through all of it.
 //!
 //! The protocol is `docs/protocol.md`, the storage `docs/storage.md`. The platform rules are
-//! RULES.md part 3. The games themselves are the `chinese-checkers` and `draughts` engines,
-//! behind [`game::GameState`].
+//! RULES.md part 3.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,31 +23,20 @@ pub mod assets;
 pub mod cluster;
 pub mod config;
 pub mod error;
-pub mod event;
-pub mod fuzz;
-pub mod game;
 pub mod http;
-pub mod names;
+pub mod live;
 pub mod net;
-pub mod position;
-pub mod protocol;
+pub mod options;
 pub mod push;
 pub mod qr;
 pub mod ratelimit;
-pub mod record;
 pub mod retention;
-pub mod room;
-pub mod rooms;
-pub mod settings;
-pub mod snapshot;
 pub mod state;
-pub mod store;
-pub mod token;
-pub mod view;
-pub mod wire;
 pub mod ws;
 
 pub use app::{app, serve};
-pub use config::{Config, Limits, Network, Rate, Retention};
+pub use config::Config;
 pub use error::AppError;
+pub use net::Network;
+pub use options::{Limits, Rate, Retention};
 pub use state::AppState;

@@ -17,8 +17,8 @@ use std::time::Instant;
 
 use crate::cluster::Cluster;
 
-use crate::config::{Limits, Rate};
 use crate::error::AppError;
+use crate::options::{Limits, Rate};
 
 /// What is being limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

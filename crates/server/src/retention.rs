@@ -2,7 +2,7 @@
 //! activity, finished games 30 days after they end (a room with its last game, an earlier game of
 //! a room on its own), and a game with no move for 45 days ends as
 //! abandoned (no result) and is then deleted 30 days later. The durations come from
-//! [`crate::config::Retention`].
+//! [`crate::options::Retention`].
 //!
 //! In a cluster, each sweep runs on one node at a time: the node holding the `retention` lease
 //! in Redis (docs/cluster.md, "Retention"); a node that cannot take it skips that sweep.
@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use crate::cluster::lease::Lease;
 use crate::cluster::Cluster;
-use crate::config::Retention;
 use crate::error::AppError;
-use crate::rooms::{blocking, now_ms, Rooms};
-use crate::store::{Cutoffs, Store};
+use crate::live::{blocking, now_ms, Rooms};
+use crate::options::Retention;
+use dames_store::{Cutoffs, Store};
 
 /// How long the retention lease lasts unless renewed (renewed during a long sweep).
 const LEASE: Duration = Duration::from_secs(10);

@@ -10,11 +10,11 @@ use axum::http::{header, HeaderMap};
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
-use crate::http::live::Live;
+use crate::live::streams::Streams;
+use crate::live::Rooms;
 use crate::net::limits::WebSockets;
 use crate::ratelimit::RateLimiter;
-use crate::rooms::Rooms;
-use crate::store::{self, Store};
+use dames_store::{self, Store};
 
 /// Name in `server_keys` of the key hashing the addresses that start games against CPUs.
 const ADDRESS_KEY: &str = "cpu_address_key";
@@ -24,7 +24,7 @@ const ADDRESS_KEY: &str = "cpu_address_key";
 pub struct AppState {
     /// The live rooms (with the store of rooms).
     pub rooms: Arc<Rooms>,
-    /// The whole store: reviews and push subscriptions (`crate::store` says why one object).
+    /// The whole store: reviews and push subscriptions (`dames_store` says why one object).
     pub store: Arc<dyn Store>,
     /// Rate limits.
     pub limiter: Arc<RateLimiter>,
@@ -37,8 +37,8 @@ pub struct AppState {
     pub sessions: Arc<tokio::sync::watch::Sender<()>>,
     /// Open WebSockets per client address (crate::net::limits).
     pub websockets: Arc<WebSockets>,
-    /// The browsers' streams of « Mes parties » changes (crate::http::live).
-    pub live: Arc<Live>,
+    /// The browsers' streams of « Mes parties » changes (crate::http::events).
+    pub streams: Arc<Streams>,
     /// The other nodes, through Redis (`--redis`); `None`: this node is alone.
     pub cluster: Option<Arc<Cluster>>,
 }
@@ -50,9 +50,10 @@ impl AppState {
     /// If the database cannot be opened or read.
     pub async fn open(config: Config) -> Result<Self, AppError> {
         let (path, database) = (config.db_path.clone(), config.database.clone());
-        let store = tokio::task::spawn_blocking(move || store::open(&path, database.as_deref()))
-            .await
-            .map_err(|e| AppError::internal("open", e))??;
+        let store =
+            tokio::task::spawn_blocking(move || dames_store::open(&path, database.as_deref()))
+                .await
+                .map_err(|e| AppError::internal("open", e))??;
         Self::with_store(store, config).await
     }
 
@@ -75,27 +76,27 @@ impl AppState {
             rooms.join_cluster(cluster.clone());
             rooms.start_fanout();
         }
-        // The key of the addresses' hashes of games against CPUs (crate::rooms::cpu).
+        // The key of the addresses' hashes of games against CPUs (crate::live::cpu).
         let keys = store.clone();
-        let key = crate::rooms::blocking(move || match keys.server_key(ADDRESS_KEY)? {
+        let key = crate::live::blocking(move || match keys.server_key(ADDRESS_KEY)? {
             Some(key) => Ok(key),
-            None => keys.init_server_key(ADDRESS_KEY, &crate::token::random_hex128()),
+            None => keys.init_server_key(ADDRESS_KEY, &dames_room::token::random_hex128()),
         })
         .await?;
         rooms.set_address_key(key);
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
-        let live = Arc::new(Live::new(config.limits.enabled));
-        let notify = live.clone();
+        let streams = Arc::new(Streams::new(config.limits.enabled));
+        let notify = streams.clone();
         rooms.observe(Arc::new(
-            move |room: &Arc<crate::room::Room>, _: &[(i64, crate::event::Event)], _| {
+            move |room: &Arc<dames_room::room::Room>, _: &[(i64, dames_room::event::Event)], _| {
                 notify.changed(room);
             },
         ));
         let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
         Ok(Self {
             cluster,
-            live,
+            streams,
             rooms,
             store,
             limiter,

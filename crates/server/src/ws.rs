@@ -1,6 +1,6 @@
 //! `/ws/rooms/{code}?since=V` (docs/protocol.md, "WebSocket"): the missed events and a full state
 //! on connection, then every change as a `delta` serialised once for all the room's connections
-//! (and its `turn` to the seat to move; crate::wire); client actions with ids answered by `ack`;
+//! (and its `turn` to the seat to move; dames_room::message); client actions with ids answered by `ack`;
 //! typed errors that never close the socket; presence of the seats; pings.
 //!
 //! A session is written against any `Stream` of incoming and `Sink` of outgoing [`Message`]s
@@ -21,14 +21,16 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::error::AppError;
-use crate::event::Event;
+use crate::error::{AppError, RoomError};
 use crate::http::rooms::{check_move_id, lookup, random_u64, Since};
 use crate::http::Caller;
-use crate::room::{AwayAction, AwayRequest, DrawAction, Room};
-use crate::rooms::{blocking, RoomCell, Update};
+use crate::live::publish::frame;
+use crate::live::publish::Published;
+use crate::live::{blocking, RoomCell, Update};
 use crate::state::AppState;
-use crate::wire::{Published, ServerMessage};
+use dames_room::event::Event;
+use dames_room::message::ServerMessage;
+use dames_room::room::{AwayAction, AwayRequest, DrawAction, Room};
 
 /// Largest client message (bytes); bigger ones get a `too_large` error.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -128,7 +130,7 @@ enum ClientMessage {
         id: Option<String>,
         ready: bool,
     },
-    /// « Confier à un CPU » or « Réclamer la victoire » (crate::room, "Away players").
+    /// « Confier à un CPU » or « Réclamer la victoire » (dames_room::room, "Away players").
     Away {
         id: Option<String>,
         seat: usize,
@@ -162,7 +164,7 @@ impl ClientMessage {
 }
 
 /// Answers one client message of a WebSocket of room `code` presenting `token`, exactly as a
-/// connected session does, without the socket: how [`crate::fuzz`] feeds messages to the
+/// connected session does, without the socket: how the fuzzer (`dames-fuzz`) feeds messages to the
 /// server's own reading and handling code.
 ///
 /// # Errors
@@ -190,7 +192,7 @@ pub async fn answer_detached(
 }
 
 fn text(msg: &ServerMessage) -> Message {
-    Message::Text(msg.to_text())
+    Message::Text(frame(msg))
 }
 
 /// Sends `msg` on `socket` (and flushes it): `Err` once the peer is gone.
@@ -279,7 +281,7 @@ impl Session {
             let rows = blocking(move || store.events_since(&key, since, version))
                 .await
                 .map_err(drop)?;
-            for (version, event) in crate::event::read_rows(&code, &rows) {
+            for (version, event) in dames_room::event::read_rows(&code, &rows) {
                 let msg = ServerMessage::Event { version, event };
                 send(socket, text(&msg)).await?;
             }
@@ -304,7 +306,7 @@ impl Session {
     ) -> Result<(), ()> {
         match update.as_deref() {
             Ok(Update::Deleted) => {
-                let gone = ServerMessage::error(None, &AppError::UnknownRoom);
+                let gone = ServerMessage::error(None, &AppError::UnknownRoom.to_json());
                 let _ = send(socket, text(&gone)).await;
                 let _ = send(socket, Message::Close(None)).await;
                 Err(())
@@ -345,7 +347,7 @@ impl Session {
                     .any(|(_, e)| matches!(e, Event::Moved { seat } if Some(*seat) == self.you));
                 self.you = you;
                 if moved {
-                    let told = ServerMessage::error(None, &AppError::SeatMoved);
+                    let told = ServerMessage::error(None, &AppError::SeatMoved.to_json());
                     socket.send(text(&told)).await.map_err(drop)?;
                 }
                 return self.send_state(socket, room).await;
@@ -407,7 +409,7 @@ impl Session {
     /// to send back, or `None` when there is nothing to say.
     async fn answer(&self, bytes: &[u8]) -> Option<ServerMessage> {
         if bytes.len() > MAX_MESSAGE {
-            return Some(ServerMessage::error(None, &AppError::TooLarge));
+            return Some(ServerMessage::error(None, &AppError::TooLarge.to_json()));
         }
         match serde_json::from_slice::<ClientMessage>(bytes) {
             Ok(ClientMessage::Ping { .. }) => Some(ServerMessage::Pong),
@@ -417,11 +419,11 @@ impl Session {
             }
             Ok(msg) => match self.limit() {
                 Ok(()) => self.act(msg).await,
-                Err(err) => Some(ServerMessage::error(msg.id(), &err)),
+                Err(err) => Some(ServerMessage::error(msg.id(), &err.to_json())),
             },
             Err(err) => Some(ServerMessage::error(
                 None,
-                &AppError::BadJson(err.to_string()),
+                &RoomError::BadJson(err.to_string()).to_json(),
             )),
         }
     }
@@ -445,7 +447,7 @@ impl Session {
                         let move_id = id.clone();
                         self.with_seat(move |room, seat, ch, now| {
                             let input = room.parse_move(&mv)?;
-                            room.play_move(seat, move_id.as_deref(), &input, now, ch)
+                            Ok(room.play_move(seat, move_id.as_deref(), &input, now, ch)?)
                         })
                         .await
                     }
@@ -455,13 +457,15 @@ impl Session {
             }
             ClientMessage::Resign { id } => (
                 id,
-                self.with_seat(|room, seat, ch, now| room.resign(seat, now, ch).map(|()| true))
-                    .await,
+                self.with_seat(|room, seat, ch, now| {
+                    Ok(room.resign(seat, now, ch).map(|()| true)?)
+                })
+                .await,
             ),
             ClientMessage::Draw { id, action } => (
                 id,
                 self.with_seat(move |room, seat, ch, now| {
-                    room.draw(seat, action, now, ch).map(|()| true)
+                    Ok(room.draw(seat, action, now, ch).map(|()| true)?)
                 })
                 .await,
             ),
@@ -474,7 +478,7 @@ impl Session {
                         if ready {
                             rooms.check_cpu_games(Some(room), self.ip, &self.client, limits)?;
                         }
-                        room.rematch(seat, ready, random, now, ch).map(|()| true)
+                        Ok(room.rematch(seat, ready, random, now, ch).map(|()| true)?)
                     })
                     .await,
                 )
@@ -493,7 +497,7 @@ impl Session {
                 (
                     id,
                     self.with_seat(move |room, by, ch, now| {
-                        room.away(by, &req, now, ch).map(|()| true)
+                        Ok(room.away(by, &req, now, ch).map(|()| true)?)
                     })
                     .await,
                 )
@@ -504,13 +508,13 @@ impl Session {
         match (result, id) {
             (Ok(applied), Some(id)) => Some(ServerMessage::Ack { id, applied }),
             (Ok(_), None) => None,
-            (Err(err), id) => Some(ServerMessage::error(id.as_deref(), &err)),
+            (Err(err), id) => Some(ServerMessage::error(id.as_deref(), &err.to_json())),
         }
     }
 
     async fn with_seat(
         &self,
-        op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<bool, AppError>,
+        op: impl FnOnce(&mut Room, usize, &mut dames_room::room::Change, i64) -> Result<bool, AppError>,
     ) -> Result<bool, AppError> {
         let token = self.token.clone();
         self.state
@@ -519,7 +523,7 @@ impl Session {
                 let seat = token
                     .as_deref()
                     .and_then(|t| room.seat_of_token(t))
-                    .ok_or(AppError::NotSeated)?;
+                    .ok_or(AppError::Room(RoomError::NotSeated))?;
                 op(room, seat, ch, now)
             })
             .await
@@ -540,8 +544,8 @@ mod tests {
 
     use super::*;
     use crate::config::Config;
-    use crate::rooms::tests::{human, new_room};
-    use crate::store::MemoryStore;
+    use crate::live::tests::{human, new_room};
+    use dames_store::MemoryStore;
 
     /// The session's end of a connection: what the client sent, and where the server's
     /// messages go.
@@ -697,7 +701,7 @@ mod tests {
             .rooms
             .mutate(&cell, |room, ch, now| {
                 room.join(None, human("Bo"), ch)?;
-                room.start(0, now, ch)
+                Ok(room.start(0, now, ch)?)
             })
             .await
             .unwrap();
@@ -881,15 +885,14 @@ mod tests {
             .rooms
             .mutate(&cell, |room, ch, now| {
                 let input = room.parse_move(&json!({"notation": "32-28"}))?;
-                room.play_move(0, None, &input, now, ch)
+                Ok(room.play_move(0, None, &input, now, ch)?)
             })
             .await
             .unwrap();
-        let noise = ServerMessage::Presence {
+        let noise = frame(&ServerMessage::Presence {
             seat: 0,
             online: false,
-        }
-        .to_text();
+        });
         for _ in 0..300 {
             let _ = cell.tx.send(Arc::new(Update::Presence {
                 seat: 0,

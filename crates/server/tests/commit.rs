@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::{random_draughts_move, Client, Lcg, Server, Ws};
-use dames_server::rooms::CommitProbe;
+use dames_server::live::CommitProbe;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;

@@ -113,7 +113,7 @@ async fn streams_are_capped_per_browser_and_given_back_when_closed() {
     let server = Server::start().await;
     let ana = server.browser(ANA);
     let mut open = Vec::new();
-    for _ in 0..dames_server::http::live::PER_CLIENT {
+    for _ in 0..dames_server::live::streams::PER_CLIENT {
         open.push(Events::open(&ana).await);
     }
     let refused = ana.get("/api/me/events").await;

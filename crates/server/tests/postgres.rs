@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_decided, random_draughts_move, Lcg, Server};
-use dames_server::store::ScratchDatabase;
+use dames_store::ScratchDatabase;
 use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

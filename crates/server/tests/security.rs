@@ -387,7 +387,7 @@ fn typed(msg: &serde_json::Value) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutated_messages_and_bodies_over_real_sockets_get_typed_answers() {
-    use dames_server::fuzz::mutate::{mutated_json, Rng};
+    use dames_fuzz::mutate::{mutated_json, Rng};
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
 

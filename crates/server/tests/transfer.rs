@@ -24,9 +24,9 @@ async fn a_one_time_link_moves_the_seat_and_the_old_token_stops_working() {
         .split_once("#transfer=")
         .expect("the token in the fragment");
     assert!(path.ends_with(&format!("/r/{code}")), "{url}");
-    assert!(dames_server::token::is_hex128(token));
+    assert!(dames_room::token::is_hex128(token));
     assert!(link["qr"].as_str().unwrap().contains("<svg"));
-    let left = link["expires_at"].as_i64().unwrap() - dames_server::rooms::now_ms();
+    let left = link["expires_at"].as_i64().unwrap() - dames_server::live::now_ms();
     assert!((590_000..=600_000).contains(&left), "{left}");
     // Only a seated person gets one.
     let mut spectator = server.client();

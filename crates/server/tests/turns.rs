@@ -623,7 +623,7 @@ async fn a_live_game_pushes_only_to_a_player_with_no_open_page_and_a_seat_left_f
 }
 
 /// Two nodes on one PostgreSQL database and one Redis (docs/cluster.md), pushing to `push`.
-async fn two_nodes(db: &dames_server::store::ScratchDatabase) -> (Server, Server) {
+async fn two_nodes(db: &dames_store::ScratchDatabase) -> (Server, Server) {
     let redis =
         std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
     let prefix = format!("dames-test:turns-{}:", db.url().rsplit('/').next().unwrap());
@@ -644,7 +644,7 @@ async fn two_nodes(db: &dames_server::store::ScratchDatabase) -> (Server, Server
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_seen_by_two_nodes_is_pushed_once() {
     let push = PushService::start().await;
-    let db = dames_server::store::ScratchDatabase::create().unwrap();
+    let db = dames_store::ScratchDatabase::create().unwrap();
     let (one, two) = two_nodes(&db).await;
     let (a, b) = turn_game(&one).await;
     a.act("push", push.subscribe("ok", "ana", 1)).await.ok();

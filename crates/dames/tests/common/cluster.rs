@@ -3,7 +3,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use dames_server::store::ScratchDatabase;
+use dames_store::ScratchDatabase;
 
 use super::client::Client;
 use super::Node;

@@ -126,7 +126,7 @@ pub(crate) mod tests {
 
     /// A key prefix no other test uses.
     pub fn scratch_prefix() -> String {
-        format!("dames-test:{}:", crate::token::random_code())
+        format!("dames-test:{}:", dames_room::token::random_code())
     }
 
     #[tokio::test]

@@ -14,13 +14,13 @@ use serde_json::{json, Value};
 
 use super::rooms::lookup;
 use super::{Caller, JsonBody};
-use crate::error::AppError;
-use crate::game::{GameKind, GameState};
-use crate::position::{self, Imported};
-use crate::record::{self, GameRecord};
-use crate::room::Status;
-use crate::rooms::{blocking, now_ms, RoomCell};
+use crate::error::{AppError, RoomError};
+use crate::live::{blocking, now_ms, RoomCell};
 use crate::state::AppState;
+use dames_room::game::{GameKind, GameState};
+use dames_room::position::{self, Imported};
+use dames_room::record::{self, GameRecord};
+use dames_room::room::Status;
 
 /// The routes of records, files and imports.
 pub fn router() -> Router<AppState> {
@@ -68,7 +68,9 @@ async fn record_of(
     };
     let n = match which {
         Which::Current if current == 0 => {
-            return Err(AppError::WrongState("the game has not started".into()))
+            return Err(AppError::Room(RoomError::WrongState(
+                "the game has not started".into(),
+            )))
         }
         Which::Current => current,
         Which::No(n) => n,

@@ -11,12 +11,12 @@ use serde_json::{json, Value};
 
 use super::rooms::{lookup, seat_in};
 use super::{Caller, JsonBody};
-use crate::error::AppError;
+use crate::error::{AppError, RoomError};
+use crate::live::{blocking, now_ms};
 use crate::push::{self, crypto};
-use crate::room::Occupant;
-use crate::rooms::{blocking, now_ms};
 use crate::state::AppState;
-use crate::store::{PushStore, PushSub};
+use dames_room::room::Occupant;
+use dames_store::{PushStore, PushSub};
 
 /// The routes under `/api`.
 pub fn router() -> Router<AppState> {
@@ -49,7 +49,7 @@ async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<
         let earlier: Vec<i64> = earlier.into_iter().filter(|&n| n < room.game_no).collect();
         let seat = usize::try_from(row.seat).unwrap_or(usize::MAX);
         let to_move = room.play.as_ref().and_then(|p| p.state.to_move());
-        let playing = room.status == crate::room::Status::Playing;
+        let playing = room.status == dames_room::room::Status::Playing;
         let players: Vec<Value> = room
             .seats
             .iter()
@@ -121,9 +121,11 @@ async fn subscribe(
     let cell = lookup(&state, &caller, &code).await?;
     let (code, seat) = {
         let room = cell.room.lock().await;
-        let seat = seat_in(&room, &caller)?.ok_or(AppError::NotSeated)?;
-        if room.status == crate::room::Status::Finished {
-            return Err(AppError::WrongState("this game is over".into()));
+        let seat = seat_in(&room, &caller)?.ok_or(AppError::Room(RoomError::NotSeated))?;
+        if room.status == dames_room::room::Status::Finished {
+            return Err(AppError::Room(RoomError::WrongState(
+                "this game is over".into(),
+            )));
         }
         (room.code.clone(), seat as i64)
     };
@@ -148,7 +150,7 @@ async fn unsubscribe(
     let cell = lookup(&state, &caller, &code).await?;
     let (code, seat) = {
         let room = cell.room.lock().await;
-        let seat = seat_in(&room, &caller)?.ok_or(AppError::NotSeated)?;
+        let seat = seat_in(&room, &caller)?.ok_or(AppError::Room(RoomError::NotSeated))?;
         (room.code.clone(), seat as i64)
     };
     let store: Arc<dyn PushStore> = state.store.clone();

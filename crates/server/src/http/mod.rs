@@ -1,9 +1,10 @@
 //! The HTTP edge: extractors shared by the handlers (JSON bodies with typed errors, the
 //! caller's identity from cookies and headers), the client cookie middleware, and the router.
 
+pub mod events;
 pub mod games;
-pub mod live;
 pub mod me;
+pub mod middleware;
 pub mod reviews;
 pub mod rooms;
 pub mod transfer;
@@ -16,15 +17,15 @@ use axum::middleware::Next;
 use axum::response::Response;
 use serde::de::DeserializeOwned;
 
-use crate::error::AppError;
+use crate::error::{AppError, RoomError};
 use crate::state::AppState;
-use crate::token;
+use dames_room::token;
 
 /// The routes under `/api`: rooms, then "my games", push subscriptions, reviews and requests.
 pub fn router() -> axum::Router<AppState> {
     rooms::router()
         .merge(me::router())
-        .merge(live::router())
+        .merge(events::router())
         .merge(transfer::router())
         .merge(reviews::router())
         .merge(games::router())
@@ -65,7 +66,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 if rej.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
                     AppError::TooLarge
                 } else {
-                    AppError::BadJson(rej.body_text())
+                    AppError::Room(RoomError::BadJson(rej.body_text()))
                 }
             })?;
         let bytes = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -78,7 +79,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         };
         serde_json::from_slice(bytes)
             .map(JsonBody)
-            .map_err(|e| AppError::BadJson(e.to_string()))
+            .map_err(|e| AppError::Room(RoomError::BadJson(e.to_string())))
     }
 }
 

@@ -14,11 +14,11 @@ use serde_json::{json, Value};
 
 use super::{Caller, JsonBody};
 use crate::error::AppError;
+use crate::live::{blocking, now_ms};
 use crate::ratelimit::Action as Limit;
-use crate::room::valid_name;
-use crate::rooms::{blocking, now_ms};
 use crate::state::AppState;
-use crate::store::{FeedbackRow, FeedbackStore};
+use dames_room::room::valid_name;
+use dames_store::{FeedbackRow, FeedbackStore};
 
 /// Longest text of a review or request, in characters.
 pub const MAX_TEXT: usize = 2000;
@@ -80,9 +80,10 @@ async fn list(State(state): State<AppState>, caller: Caller) -> Result<Json<Valu
 }
 
 /// Checks the text: NFC, trimmed, 1–[`MAX_TEXT`] characters, no control characters but newlines
-/// and tabs, nothing invisible (crate::names).
+/// and tabs, nothing invisible (dames_room::names).
 fn valid_text(text: &str) -> Result<String, AppError> {
-    let text = crate::names::text(text).map_err(|why| AppError::Invalid(format!("text: {why}")))?;
+    let text =
+        dames_room::names::text(text).map_err(|why| AppError::Invalid(format!("text: {why}")))?;
     let len = text.chars().count();
     if len == 0 || len > MAX_TEXT {
         return Err(AppError::Invalid(format!(

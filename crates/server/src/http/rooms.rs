@@ -1,5 +1,5 @@
 //! Handlers of `/api/rooms…` (docs/protocol.md, "HTTP API"): thin wrappers that find the room,
-//! identify the seat, and run one [`Room`] operation through [`crate::rooms::Rooms::mutate`].
+//! identify the seat, and run one [`Room`] operation through [`crate::live::Rooms::mutate`].
 
 use std::sync::Arc;
 
@@ -14,20 +14,22 @@ use serde_json::{json, Value};
 use dames_ai::Level;
 
 use super::{seat_cookie_name, set_cookie, Caller, JsonBody};
-use crate::error::{AppError, Detail};
-use crate::event::{self, Event};
-use crate::game::{GameKind, GameRules, SOLITAIRE_START};
-use crate::position;
-use crate::protocol::{HintAnswer, MoveAnswer, RoomView, SeatAnswer};
+use crate::error::{AppError, Detail, RoomError};
+use crate::live::{blocking, RoomCell};
+use crate::qr;
 use crate::ratelimit::Action as Limit;
-use crate::room::{
+use crate::state::AppState;
+use dames_room::event::{self, Event};
+use dames_room::game::{GameKind, GameRules, SOLITAIRE_START};
+use dames_room::message::Numbered;
+use dames_room::position;
+use dames_room::protocol::HintAnswer;
+use dames_room::room::{
     valid_name, AwayRequest, DrawAction, Occupant, Room, SeatAction, Settings, SettingsInput,
 };
-use crate::rooms::{blocking, RoomCell};
-use crate::settings;
-use crate::state::AppState;
-use crate::wire::Numbered;
-use crate::{qr, token};
+use dames_room::settings;
+use dames_room::token;
+use dames_room::view::{MoveAnswer, RoomView, SeatAnswer};
 
 /// The routes under `/api`.
 pub fn router() -> Router<AppState> {
@@ -86,13 +88,13 @@ pub fn seat_in(room: &Room, caller: &Caller) -> Result<Option<usize>, AppError> 
 }
 
 fn seated(room: &Room, caller: &Caller) -> Result<usize, AppError> {
-    seat_in(room, caller)?.ok_or(AppError::NotSeated)
+    seat_in(room, caller)?.ok_or(AppError::Room(RoomError::NotSeated))
 }
 
 fn host(room: &Room, caller: &Caller) -> Result<(), AppError> {
     match seated(room, caller)? {
         0 => Ok(()),
-        _ => Err(AppError::NotHost),
+        _ => Err(AppError::Room(RoomError::NotHost)),
     }
 }
 
@@ -162,21 +164,21 @@ impl CpuChoice {
             (None, Some(each)) if each.len() == n => each
                 .iter()
                 .enumerate()
-                .map(|(i, l)| settings::level(&format!("cpu.levels.{i}"), l))
+                .map(|(i, l)| Ok(settings::level(&format!("cpu.levels.{i}"), l)?))
                 .collect(),
-            (None, Some(each)) => Err(AppError::InvalidSettings(
+            (None, Some(each)) => Err(AppError::Room(RoomError::InvalidSettings(
                 Detail::field(
                     "cpu.levels",
                     "wrong_length",
                     format!("{} levels for {n} CPU seats", each.len()),
                 )
                 .with("expected", n),
-            )),
-            _ => Err(AppError::InvalidSettings(Detail::field(
+            ))),
+            _ => Err(AppError::Room(RoomError::InvalidSettings(Detail::field(
                 "cpu",
                 "wrong_type",
                 "cpu is {\"level\": L} or {\"levels\": [L…]}, one level per CPU seat",
-            ))),
+            )))),
         }
     }
 }
@@ -187,14 +189,14 @@ async fn create(
     JsonBody(body): JsonBody<CreateRoom>,
 ) -> Result<Response, AppError> {
     let kind = GameKind::from_name(&body.game).ok_or_else(|| {
-        AppError::InvalidSettings(
+        AppError::Room(RoomError::InvalidSettings(
             Detail::field(
                 "game",
                 "not_allowed",
                 format!("unknown game {:?}: \"cc\" or \"draughts\"", body.game),
             )
             .with("allowed", json!(["cc", "draughts"])),
-        )
+        ))
     })?;
     let name = valid_name(&body.name)?;
     let input = SettingsInput::parse(kind, &body.settings)?;
@@ -213,11 +215,11 @@ async fn create(
             (!imported.initial).then_some(imported.fen)
         }
         (Some(_), GameRules::Cc(_)) => {
-            return Err(AppError::InvalidSettings(Detail::field(
+            return Err(AppError::Room(RoomError::InvalidSettings(Detail::field(
                 "start",
                 "not_allowed",
                 "Chinese checkers games start from the camps",
-            )))
+            ))))
         }
     };
     let cpu = body.cpu.map(|c| c.levels(seats - 1)).transpose()?;
@@ -275,19 +277,19 @@ async fn create(
 /// confirmation, hints, rhythm…) may be given.
 fn solitaire_settings(body: &CreateRoom, settings: &mut Settings) -> Result<(), AppError> {
     let conflict = |field: &str, message: &str| {
-        Err(AppError::InvalidSettings(
+        Err(AppError::Room(RoomError::InvalidSettings(
             Detail::field(field, "conflict", message.to_owned()).with("with", "solitaire"),
-        ))
+        )))
     };
     let GameRules::Cc(rules) = settings.rules else {
-        return Err(AppError::InvalidSettings(
+        return Err(AppError::Room(RoomError::InvalidSettings(
             Detail::field(
                 "solitaire",
                 "not_allowed",
                 "the solitaire challenge is a Chinese checkers puzzle",
             )
             .with("allowed", json!(["cc"])),
-        ));
+        )));
     };
     if body.cpu.is_some() {
         return conflict("cpu", "the solitaire challenge is played alone");
@@ -363,7 +365,7 @@ async fn join(
             };
             let seat = state
                 .rooms
-                .mutate(&cell, |room, ch, _| room.join(body.seat, occupant, ch))
+                .mutate(&cell, |room, ch, _| Ok(room.join(body.seat, occupant, ch)?))
                 .await?;
             (seat, token)
         }
@@ -385,7 +387,7 @@ async fn act(
     caller: &Caller,
     code: &str,
     host_only: bool,
-    op: impl FnOnce(&mut Room, usize, &mut crate::room::Change, i64) -> Result<(), AppError>,
+    op: impl FnOnce(&mut Room, usize, &mut dames_room::room::Change, i64) -> Result<(), AppError>,
 ) -> Result<Json<RoomView>, AppError> {
     let cell = lookup(state, caller, code).await?;
     limit_action(state, caller, &cell).await?;
@@ -408,7 +410,7 @@ async fn leave(
     Path(code): Path<String>,
 ) -> Result<Response, AppError> {
     let view = act(&state, &caller, &code, false, |room, seat, ch, _| {
-        room.leave(seat, ch)
+        Ok(room.leave(seat, ch)?)
     })
     .await?;
     let name = token::normalize_code(&code)
@@ -430,14 +432,16 @@ async fn settings(
 ) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, true, |room, _, ch, _| {
         let input = SettingsInput::parse(room.kind, &input)?;
-        room.set_settings(&input, ch)
+        Ok(room.set_settings(&input, ch)?)
     })
     .await
 }
 
 fn seat_action(body: &Value) -> Result<SeatAction, AppError> {
     let bad = || {
-        AppError::BadJson("expected {\"cpu\":\"level\"}, {\"cpu\":null} or {\"kick\":true}".into())
+        AppError::Room(RoomError::BadJson(
+            "expected {\"cpu\":\"level\"}, {\"cpu\":null} or {\"kick\":true}".into(),
+        ))
     };
     match (body.get("cpu"), body.get("kick")) {
         (Some(Value::Null), None) => Ok(SeatAction::Empty),
@@ -454,11 +458,14 @@ async fn seat(
     JsonBody(body): JsonBody<Value>,
 ) -> Result<Json<RoomView>, AppError> {
     let n: usize = n.parse().map_err(|_| {
-        AppError::WrongState(Detail::state("no_such_seat", "this room has no such seat"))
+        AppError::Room(RoomError::WrongState(Detail::state(
+            "no_such_seat",
+            "this room has no such seat",
+        )))
     })?;
     let action = seat_action(&body)?;
     act(&state, &caller, &code, true, |room, _, ch, _| {
-        room.set_seat(n, action, ch)
+        Ok(room.set_seat(n, action, ch)?)
     })
     .await
 }
@@ -514,9 +521,9 @@ pub const MAX_MOVE_ID: usize = 64;
 /// `bad_json` for an empty or too long id.
 pub fn check_move_id(id: Option<&str>) -> Result<(), AppError> {
     match id {
-        Some(id) if id.is_empty() || id.len() > MAX_MOVE_ID => Err(AppError::BadJson(format!(
-            "a move id has 1 to {MAX_MOVE_ID} characters"
-        ))),
+        Some(id) if id.is_empty() || id.len() > MAX_MOVE_ID => Err(AppError::Room(
+            RoomError::BadJson(format!("a move id has 1 to {MAX_MOVE_ID} characters")),
+        )),
         _ => Ok(()),
     }
 }
@@ -535,7 +542,7 @@ async fn play(
         .mutate(&cell, |room, ch, now| {
             let seat = seated(room, &caller)?;
             let input = room.parse_move(&body.mv)?;
-            room.play_move(seat, body.id.as_deref(), &input, now, ch)
+            Ok(room.play_move(seat, body.id.as_deref(), &input, now, ch)?)
         })
         .await?;
     let room = view_for(&cell, &caller).await?;
@@ -566,7 +573,7 @@ async fn resign(
     Path(code): Path<String>,
 ) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, false, |room, seat, ch, now| {
-        room.resign(seat, now, ch)
+        Ok(room.resign(seat, now, ch)?)
     })
     .await
 }
@@ -584,7 +591,7 @@ async fn draw(
     JsonBody(body): JsonBody<DrawBody>,
 ) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, false, |room, seat, ch, now| {
-        room.draw(seat, body.action, now, ch)
+        Ok(room.draw(seat, body.action, now, ch)?)
     })
     .await
 }
@@ -594,7 +601,7 @@ async fn draw(
 struct RematchBody {
     ready: bool,
     /// Start without the persons who left: their seats played by CPUs of this level
-    /// (crate::room, "Away players").
+    /// (dames_room::room, "Away players").
     #[serde(default)]
     absent_cpu: Option<String>,
     /// The host's other choice: back to the lobby, the seats of those who left freed.
@@ -615,24 +622,24 @@ async fn rematch(
             (state.rooms).check_cpu_games(Some(room), caller.ip, &caller.client, limits)?;
         }
         match (&body.absent_cpu, body.absent_empty, body.ready) {
-            (Some(_), true, _) => Err(AppError::BadJson(
+            (Some(_), true, _) => Err(AppError::Room(RoomError::BadJson(
                 "absent_cpu and absent_empty: one or the other".into(),
-            )),
+            ))),
             (Some(level), false, true) => {
                 let level = settings::level("absent_cpu", level)?;
-                room.rematch_without_absent(seat, level, random, now, ch)
+                Ok(room.rematch_without_absent(seat, level, random, now, ch)?)
             }
-            (None, true, true) => room.reopen_without_absent(seat, ch),
-            (Some(_), false, false) | (None, true, false) => Err(AppError::BadJson(
-                "absent_cpu and absent_empty go with ready: true".into(),
+            (None, true, true) => Ok(room.reopen_without_absent(seat, ch)?),
+            (Some(_), false, false) | (None, true, false) => Err(AppError::Room(
+                RoomError::BadJson("absent_cpu and absent_empty go with ready: true".into()),
             )),
-            (None, false, ready) => room.rematch(seat, ready, random, now, ch),
+            (None, false, ready) => Ok(room.rematch(seat, ready, random, now, ch)?),
         }
     })
     .await
 }
 
-/// Another player acts on a seat away on its turn (crate::room, "Away players").
+/// Another player acts on a seat away on its turn (dames_room::room, "Away players").
 async fn away(
     State(state): State<AppState>,
     caller: Caller,
@@ -640,7 +647,7 @@ async fn away(
     JsonBody(body): JsonBody<AwayRequest>,
 ) -> Result<Json<RoomView>, AppError> {
     act(&state, &caller, &code, false, |room, seat, ch, now| {
-        room.away(seat, &body, now, ch)
+        Ok(room.away(seat, &body, now, ch)?)
     })
     .await
 }
@@ -680,10 +687,9 @@ impl Since {
     pub fn version(&self) -> Result<i64, AppError> {
         match self.since.as_deref().map(str::trim) {
             None | Some("") => Ok(0),
-            Some(v) => v
-                .parse::<i64>()
-                .map(|v| v.max(0))
-                .map_err(|_| AppError::BadJson("since must be a version number".into())),
+            Some(v) => v.parse::<i64>().map(|v| v.max(0)).map_err(|_| {
+                AppError::Room(RoomError::BadJson("since must be a version number".into()))
+            }),
         }
     }
 }

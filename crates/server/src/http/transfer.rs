@@ -1,7 +1,7 @@
 //! Continue on another device (issue 11 item 1, docs/protocol.md "Continue on another device"):
 //! `POST /api/rooms/{code}/transfer` gives a seated person a one-time link and its QR code;
 //! `POST /api/rooms/{code}/transfer/claim` opened from that link in another browser moves the
-//! seat there (crate::room's `claim_transfer`: the old seat token stops working at once).
+//! seat there (dames_room::room's `claim_transfer`: the old seat token stops working at once).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rooms::{limit_action, lookup, seat_answer, seat_in};
 use super::{Caller, JsonBody};
-use crate::error::{AppError, Detail};
+use crate::error::{AppError, Detail, RoomError};
 use crate::qr;
 use crate::ratelimit::Action as Limit;
 use crate::state::AppState;
@@ -48,7 +48,7 @@ async fn offer(
     let (code, (token, expires_at)) = state
         .rooms
         .mutate(&cell, |room, _, now| {
-            let seat = seat_in(room, &caller)?.ok_or(AppError::NotSeated)?;
+            let seat = seat_in(room, &caller)?.ok_or(AppError::Room(RoomError::NotSeated))?;
             Ok((room.code.clone(), room.offer_transfer(seat, now)?))
         })
         .await?;
@@ -82,8 +82,8 @@ async fn claim(
         .limiter
         .take(Limit::Join, caller.ip, Some(&caller.client))
         .await?;
-    if !crate::token::is_hex128(&body.token) {
-        return Err(AppError::InvalidTransfer);
+    if !dames_room::token::is_hex128(&body.token) {
+        return Err(AppError::Room(RoomError::InvalidTransfer));
     }
     let cell = lookup(&state, &caller, &code).await?;
     let client = caller.client.clone();
@@ -94,10 +94,10 @@ async fn claim(
             let (seat, token) = room.claim_transfer(&body.token, &client, now, ch)?;
             // A browser holding another seat of this room cannot take a second one.
             if held.is_some_and(|h| h != seat) {
-                return Err(AppError::WrongState(Detail::state(
+                return Err(AppError::Room(RoomError::WrongState(Detail::state(
                     "already_seated",
                     "this browser already holds another seat of this room",
-                )));
+                ))));
             }
             Ok((seat, token))
         })

@@ -8,15 +8,10 @@
 //! (anyone can write them). IPv6 clients are counted per /64 ([`limit_key`]): one home or one
 //! server usually gets a whole /64, and its owner can use any address in it.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr};
 use std::str::FromStr;
 
-use axum::extract::{ConnectInfo, Request, State};
 use axum::http::HeaderMap;
-use axum::middleware::Next;
-use axum::response::Response;
-
-use crate::state::AppState;
 
 /// The client's address as found by [`resolve`], set on each request by [`layer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,19 +166,6 @@ fn warn_untrusted_proxy(peer: IpAddr) {
              behind it shares its rate limits and connection caps; add --trusted-proxy {peer}"
         );
     });
-}
-
-/// Middleware: puts the [`ClientIp`] of each request in its extensions.
-pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>() {
-        let ip = resolve(
-            peer.ip(),
-            req.headers(),
-            &state.config.network.trusted_proxies,
-        );
-        req.extensions_mut().insert(ClientIp(ip));
-    }
-    next.run(req).await
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //!
 //! A request being handled, a connection upgraded to a WebSocket (which has its own ping and
 //! silence rule, crate::ws) and a stream of server-sent events (its heartbeat,
-//! crate::http::live) are never timed out here; a slow body is `crate::http`'s.
+//! crate::http::events) are never timed out here; a slow body is `crate::http`'s.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -38,8 +38,8 @@ use tokio::time::{Instant, Sleep};
 use tower::ServiceExt;
 
 use super::client_ip::limit_key;
-use crate::config::Network;
 use crate::error::AppError;
+use crate::net::Network;
 
 /// Open files kept for everything but connections: the database, its WAL, the push client's
 /// sockets, logs, the listener.
@@ -485,7 +485,7 @@ impl Connection {
                     Ok(response) => response,
                     Err(never) => match never {},
                 };
-                // A WebSocket, or a stream of server-sent events (crate::http::live): each
+                // A WebSocket, or a stream of server-sent events (crate::http::events): each
                 // has its own heartbeat, and ends when a write to a closed peer fails.
                 let streams = response
                     .headers()

@@ -13,23 +13,9 @@
 //! bodies must also say `Content-Type: application/json` ([`crate::http::JsonBody`]), which a
 //! form or a `no-cors` fetch cannot send without a preflight that this server never answers.
 
-use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, Method};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 
 use crate::error::AppError;
-use crate::state::AppState;
-
-/// Middleware: refuses state-changing requests and upgrades that come from another site.
-pub async fn guard(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    if changes_state(req.method(), req.headers()) {
-        if let Err(err) = check(state.config.public_url.as_deref(), req.headers()) {
-            return err.into_response();
-        }
-    }
-    next.run(req).await
-}
 
 /// Whether a request can change something: any method but GET/HEAD/OPTIONS, or an upgrade.
 pub fn changes_state(method: &Method, headers: &HeaderMap) -> bool {

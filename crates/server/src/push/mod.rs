@@ -21,15 +21,15 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, Semaphore};
 
 use crate::cluster::Cluster;
-use crate::config;
 use crate::error::AppError;
-use crate::event::Event;
-use crate::game::GameKind;
-use crate::protocol::{MoveRecord, Outcome};
-use crate::room::{Occupant, Rhythm, Room, Status};
-use crate::rooms::{blocking, now_ms, Rooms};
-use crate::store::{PushStore, PushSub};
+use crate::live::{blocking, now_ms, Rooms};
+use crate::options;
 use crypto::Vapid;
+use dames_room::event::Event;
+use dames_room::game::GameKind;
+use dames_room::protocol::{MoveRecord, Outcome};
+use dames_room::room::{Occupant, Rhythm, Room, Status};
+use dames_store::{PushStore, PushSub};
 
 /// Name of the VAPID private key in `server_keys`.
 const VAPID_KEY: &str = "vapid_private";
@@ -90,7 +90,7 @@ pub async fn vapid(store: Arc<dyn PushStore>) -> Result<Vapid, AppError> {
 ///
 /// # Errors
 /// `invalid_input` saying why.
-pub fn check_endpoint(endpoint: &str, push: &crate::config::Push) -> Result<(), AppError> {
+pub fn check_endpoint(endpoint: &str, push: &crate::options::Push) -> Result<(), AppError> {
     ssrf::check_endpoint(endpoint, &ssrf::Policy::of(push))
 }
 
@@ -138,7 +138,7 @@ enum Job {
     /// The person of a seat left it (or was kicked): their subscription goes with them.
     Forget { code: String, seat: i64 },
     /// The game of `code` ended: these seats are told, then the room's subscriptions deleted
-    /// (who played it is recorded by the commit that finished it, `crate::rooms::commit`).
+    /// (who played it is recorded by the commit that finished it, `crate::live::commit`).
     Finished {
         code: String,
         version: i64,
@@ -178,7 +178,7 @@ impl Push {
 pub async fn start(
     rooms: &Rooms,
     store: Arc<dyn PushStore>,
-    config: &config::Push,
+    config: &options::Push,
 ) -> Result<Push, AppError> {
     let key = vapid(store.clone()).await?;
     let (tx, rx) = mpsc::channel(QUEUE);
@@ -187,7 +187,7 @@ pub async fn start(
     rooms.observe(Arc::new(
         move |room: &Arc<Room>, events: &[(i64, Event)], origin| {
             // Only the node that committed the change sends (once per turn, not per node).
-            if origin != crate::rooms::Origin::Here {
+            if origin != crate::live::Origin::Here {
                 return;
             }
             let tx = sender.lock().unwrap_or_else(|e| e.into_inner());
@@ -485,7 +485,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{OutcomeKind, Reason};
+    use dames_room::protocol::{OutcomeKind, Reason};
 
     #[tokio::test]
     async fn a_message_is_claimed_by_one_node_once() {

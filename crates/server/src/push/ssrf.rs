@@ -23,8 +23,8 @@ use std::sync::Arc;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::Url;
 
-use crate::config::Push;
 use crate::error::AppError;
+use crate::options::Push;
 
 /// Longest subscription endpoint accepted.
 pub const MAX_ENDPOINT: usize = 1024;

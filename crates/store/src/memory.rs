@@ -1,0 +1,424 @@
+//! An in-memory store (every store trait) for unit tests of the server's live rooms: the same contract as
+//! [`super::SqliteStore`] — a batch is all or nothing, a repeated log entry, event version or
+//! client move id is refused, a play-columns update needs the room — kept in maps, plus a way
+//! to make the next transactions fail (what a full disk does), which a real file cannot be
+//! asked to do on cue. Tests of what is on disk use SQLite files (tests/, store::sqlite).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::error::StoreError;
+use crate::feedback::{FeedbackRow, FeedbackStore};
+use crate::push::{PushStore, PushSub};
+use crate::rooms::{ClientRoom, Commit, Cutoffs, Due, RoomStore, RoomWrite};
+use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, SeatRow, StoredRoom};
+
+#[derive(Clone, Debug)]
+struct MemRoom {
+    row: RoomRow,
+    seats: Vec<SeatRow>,
+    actions: BTreeMap<(i64, i64), ActionRow>,
+    events: BTreeMap<i64, EventRow>,
+    games: BTreeMap<i64, GameRow>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Mem {
+    rooms: BTreeMap<String, MemRoom>,
+    server_keys: HashMap<String, String>,
+    push: BTreeMap<(String, i64), PushSub>,
+    played: HashMap<(String, String), i64>,
+    feedback: Vec<FeedbackRow>,
+    next_feedback: i64,
+}
+
+/// The store in memory.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    mem: Mutex<Mem>,
+    fail: AtomicUsize,
+    batches: AtomicUsize,
+}
+
+impl MemoryStore {
+    /// The next `n` batches fail (and write nothing).
+    pub fn fail_next(&self, n: usize) {
+        self.fail.store(n, Ordering::SeqCst);
+    }
+
+    /// Batches committed so far.
+    pub fn batches(&self) -> usize {
+        self.batches.load(Ordering::SeqCst)
+    }
+
+    fn mem(&self) -> std::sync::MutexGuard<'_, Mem> {
+        self.mem.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn refused(what: String) -> StoreError {
+    StoreError::Failed(what)
+}
+
+fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
+    let conflict = || StoreError::Conflict {
+        code: c.code.clone(),
+        expected: c.room.from(),
+    };
+    let stored = mem.rooms.get_mut(&c.code);
+    match (&c.room, stored) {
+        (RoomWrite::New(row), None) => {
+            mem.rooms.insert(
+                c.code.clone(),
+                MemRoom {
+                    row: row.clone(),
+                    seats: Vec::new(),
+                    actions: BTreeMap::new(),
+                    events: BTreeMap::new(),
+                    games: BTreeMap::new(),
+                },
+            );
+        }
+        (RoomWrite::Row { from, row }, Some(room)) if room.row.state.version == *from => {
+            // As the SQL update: the game kind and the creation time stay.
+            room.row = RoomRow {
+                game: room.row.game.clone(),
+                created_at: room.row.created_at,
+                ..row.clone()
+            };
+        }
+        (RoomWrite::State { from, state }, Some(room)) if room.row.state.version == *from => {
+            room.row.state.clone_from(state);
+        }
+        _ => return Err(conflict()),
+    }
+    let room = mem
+        .rooms
+        .get_mut(&c.code)
+        .ok_or_else(|| refused(format!("no room {}", c.code)))?;
+    if let Some(seats) = &c.seats {
+        room.seats.clone_from(seats);
+    }
+    for a in &c.actions {
+        let repeated_id =
+            a.client_id.is_some() && room.actions.values().any(|b| b.client_id == a.client_id);
+        if repeated_id || room.actions.contains_key(&(a.game_no, a.seq)) {
+            return Err(refused(format!(
+                "log entry {} {} refused",
+                a.game_no, a.seq
+            )));
+        }
+        room.actions.insert((a.game_no, a.seq), a.clone());
+    }
+    for e in &c.events {
+        if room.events.insert(e.version, e.clone()).is_some() {
+            return Err(refused(format!("event {} repeated", e.version)));
+        }
+    }
+    if let Some(g) = &c.game {
+        let started_at = room
+            .games
+            .get(&g.game_no)
+            .and_then(|old| old.started_at)
+            .or(g.started_at);
+        room.games.insert(
+            g.game_no,
+            GameRow {
+                started_at,
+                ..g.clone()
+            },
+        );
+    }
+    for p in &c.played {
+        mem.played.insert((p.client.clone(), p.game.clone()), p.at);
+    }
+    Ok(())
+}
+
+impl RoomStore for MemoryStore {
+    fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError> {
+        let failing = self
+            .fail
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if failing {
+            return Err(StoreError::Failed(
+                "the disk is full (MemoryStore::fail_next)".into(),
+            ));
+        }
+        let mut mem = self.mem();
+        let mut next = mem.clone();
+        for c in commits {
+            apply(&mut next, c)?;
+        }
+        *mem = next;
+        self.batches.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let mem = self.mem();
+        Ok(mem.rooms.get(code).map(|r| StoredRoom {
+            room: r.row.clone(),
+            seats: r.seats.clone(),
+            actions: r
+                .actions
+                .values()
+                .filter(|a| a.game_no == r.row.state.game_no)
+                .cloned()
+                .collect(),
+            client_ids: r
+                .actions
+                .values()
+                .filter_map(|a| a.client_id.clone())
+                .collect(),
+        }))
+    }
+
+    fn exists(&self, code: &str) -> Result<bool, StoreError> {
+        Ok(self.mem().rooms.contains_key(code))
+    }
+
+    fn live_codes(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .mem()
+            .rooms
+            .values()
+            .filter(|r| r.row.state.status != "finished")
+            .map(|r| r.row.code.clone())
+            .collect())
+    }
+
+    fn events_since(
+        &self,
+        code: &str,
+        since: i64,
+        up_to: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        Ok(self.mem().rooms.get(code).map_or_else(Vec::new, |r| {
+            r.events
+                .range(since.saturating_add(1)..=up_to)
+                .map(|(_, e)| e.clone())
+                .collect()
+        }))
+    }
+
+    fn due(&self, c: Cutoffs) -> Result<Due, StoreError> {
+        let mem = self.mem();
+        let codes = |f: &dyn Fn(&RoomRow) -> bool| -> Vec<String> {
+            mem.rooms
+                .values()
+                .filter(|r| f(&r.row))
+                .map(|r| r.row.code.clone())
+                .collect()
+        };
+        let mut delete =
+            codes(&|r| r.state.status == "lobby" && r.state.active_at < c.lobby_active_before);
+        delete.extend(codes(&|r| {
+            r.state.status == "finished"
+                && r.state.finished_at.is_some_and(|t| t < c.finished_before)
+        }));
+        let abandon = codes(&|r| {
+            r.state.status == "playing" && r.state.last_move_at.is_some_and(|t| t < c.idle_before)
+        });
+        Ok(Due { delete, abandon })
+    }
+
+    fn delete(&self, code: &str) -> Result<(), StoreError> {
+        let mut mem = self.mem();
+        mem.rooms.remove(code);
+        mem.push.retain(|(c, _), _| c != code);
+        Ok(())
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Nothing is kept of what was deleted.
+    fn scrub(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError> {
+        let mem = self.mem();
+        let mut rows: Vec<ClientRoom> = mem
+            .rooms
+            .values()
+            .flat_map(|r| {
+                r.seats
+                    .iter()
+                    .filter(|s| s.client.as_deref() == Some(client))
+                    .map(|s| ClientRoom {
+                        code: r.row.code.clone(),
+                        seat: s.seat,
+                        game: r.row.game.clone(),
+                        status: r.row.state.status.clone(),
+                        active_at: r.row.state.active_at,
+                    })
+            })
+            .collect();
+        rows.sort_by_key(|r| std::cmp::Reverse(r.active_at));
+        rows.truncate(50);
+        Ok(rows)
+    }
+
+    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
+        Ok(self
+            .mem()
+            .rooms
+            .get(code)
+            .map_or_else(Vec::new, |r| r.games.values().cloned().collect()))
+    }
+
+    fn game(
+        &self,
+        code: &str,
+        game_no: i64,
+    ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
+        let mem = self.mem();
+        Ok(mem.rooms.get(code).and_then(|r| {
+            let game = r.games.get(&game_no)?.clone();
+            let log = r
+                .actions
+                .values()
+                .filter(|a| a.game_no == game_no)
+                .cloned()
+                .collect();
+            Some((game, log))
+        }))
+    }
+
+    fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError> {
+        let mut n = 0;
+        for room in self.mem().rooms.values_mut() {
+            let current = room.row.state.game_no;
+            let old: Vec<i64> = room
+                .games
+                .values()
+                .filter(|g| {
+                    g.game_no < current && g.finished_at.is_some_and(|t| t < finished_before)
+                })
+                .map(|g| g.game_no)
+                .collect();
+            for game_no in old {
+                room.games.remove(&game_no);
+                room.actions.retain(|(g, _), _| *g != game_no);
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl FeedbackStore for MemoryStore {
+    fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
+        let mem = self.mem();
+        Ok(mem.played.contains_key(&(client.into(), game.into()))
+            || mem.rooms.values().any(|r| {
+                r.row.game == game
+                    && (r.row.state.status == "finished" || r.row.state.game_no > 1)
+                    && r.seats.iter().any(|s| s.client.as_deref() == Some(client))
+            }))
+    }
+
+    fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError> {
+        let mut mem = self.mem();
+        mem.next_feedback += 1;
+        let id = mem.next_feedback;
+        mem.feedback.push(FeedbackRow {
+            id,
+            status: "new".into(),
+            ..row.clone()
+        });
+        Ok(id)
+    }
+
+    fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError> {
+        let mut rows = self.mem().feedback.clone();
+        rows.sort_by_key(|r| std::cmp::Reverse((r.created_at, r.id)));
+        rows.truncate(usize::try_from(limit).unwrap_or(0));
+        Ok(rows)
+    }
+
+    fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {
+        let mut mem = self.mem();
+        let before = mem.feedback.len();
+        mem.feedback.retain(|f| !(f.id == id && f.client == client));
+        Ok(mem.feedback.len() < before)
+    }
+
+    fn set_feedback_status(&self, id: i64, status: &str) -> Result<bool, StoreError> {
+        let mut mem = self.mem();
+        let found = mem.feedback.iter_mut().find(|f| f.id == id);
+        Ok(found.map(|f| f.status = status.into()).is_some())
+    }
+
+    fn sweep_feedback(&self, before: i64) -> Result<usize, StoreError> {
+        let mut mem = self.mem();
+        let start = mem.feedback.len() + mem.played.len();
+        mem.feedback.retain(|f| f.created_at >= before);
+        mem.played.retain(|_, at| *at >= before);
+        Ok(start - (mem.feedback.len() + mem.played.len()))
+    }
+}
+
+impl PushStore for MemoryStore {
+    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.mem().server_keys.get(name).cloned())
+    }
+
+    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError> {
+        Ok(self
+            .mem()
+            .server_keys
+            .entry(name.into())
+            .or_insert_with(|| value.into())
+            .clone())
+    }
+
+    fn save_push(&self, sub: &PushSub, _now: i64) -> Result<(), StoreError> {
+        let mut mem = self.mem();
+        if !mem.rooms.contains_key(&sub.code) {
+            return Err(refused(format!("no room {}", sub.code)));
+        }
+        mem.push.insert((sub.code.clone(), sub.seat), sub.clone());
+        Ok(())
+    }
+
+    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
+        Ok(self.mem().push.get(&(code.into(), seat)).cloned())
+    }
+
+    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError> {
+        self.mem().push.retain(|_, s| s.endpoint != endpoint);
+        Ok(())
+    }
+
+    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError> {
+        self.mem().push.remove(&(code.into(), seat));
+        Ok(())
+    }
+
+    fn delete_push_room(&self, code: &str) -> Result<(), StoreError> {
+        self.mem().push.retain(|(c, _), _| c != code);
+        Ok(())
+    }
+
+    fn sweep_push(&self, finished_before: i64) -> Result<usize, StoreError> {
+        let mut mem = self.mem();
+        let start = mem.push.len();
+        let gone: Vec<String> = mem
+            .rooms
+            .values()
+            .filter(|r| {
+                r.row.state.status == "finished"
+                    && r.row.state.finished_at.is_some_and(|t| t < finished_before)
+            })
+            .map(|r| r.row.code.clone())
+            .collect();
+        mem.push.retain(|(c, _), _| !gone.contains(c));
+        Ok(start - mem.push.len())
+    }
+}

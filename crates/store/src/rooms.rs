@@ -1,0 +1,148 @@
+//! The rooms' part of a store ([`RoomStore`]): what one change of a room writes ([`Commit`]),
+//! loading a room back, its history and its games, and what retention acts on. The rows
+//! themselves are `dames_room::rows`.
+
+use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
+
+use crate::error::StoreError;
+
+/// What a change writes of the `rooms` row. A change of an existing room carries the version
+/// it was computed from (`from`): the row is written only if that is still the stored version,
+/// else the change fails with [`StoreError::Conflict`] (the per-room version check,
+/// docs/cluster.md).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RoomWrite {
+    /// A new room: its whole row, inserted only if its code is free.
+    New(RoomRow),
+    /// An existing room whose settings or start position changed: every column but the code,
+    /// the game kind and the creation time.
+    Row { from: i64, row: RoomRow },
+    /// Only the columns that play changes (an `UPDATE` of an existing row).
+    State { from: i64, state: RoomState },
+}
+
+impl RoomWrite {
+    /// The version the change was computed from (`None`: a new room).
+    pub fn from(&self) -> Option<i64> {
+        match self {
+            Self::New(_) => None,
+            Self::Row { from, .. } | Self::State { from, .. } => Some(*from),
+        }
+    }
+}
+
+/// A `played` row: a browser held a seat in a finished game of this kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedRow {
+    /// The browser's `dames_client`.
+    pub client: String,
+    /// `cc` or `draughts`.
+    pub game: String,
+    pub at: i64,
+}
+
+/// One change of a room: only what it changed. Committed atomically, with other rooms' changes
+/// in the same transaction (group commit, `crate::rooms::commit`).
+#[derive(Clone, Debug)]
+pub struct Commit {
+    /// The room's code.
+    pub code: String,
+    pub room: RoomWrite,
+    /// Every seat row of the room, when its seats changed (`None`: the seat rows stay).
+    pub seats: Option<Vec<SeatRow>>,
+    /// New game log entries.
+    pub actions: Vec<ActionRow>,
+    /// New events.
+    pub events: Vec<EventRow>,
+    /// The current game's row when it started or ended with this change (its start time is
+    /// kept from the first write).
+    pub game: Option<GameRow>,
+    /// The browsers that held a seat in the game this change finished.
+    pub played: Vec<PlayedRow>,
+}
+
+impl Commit {
+    /// A new room with its seats.
+    pub fn new_room(room: RoomRow, seats: Vec<SeatRow>) -> Self {
+        Self {
+            code: room.code.clone(),
+            room: RoomWrite::New(room),
+            seats: Some(seats),
+            actions: Vec::new(),
+            events: Vec::new(),
+            game: None,
+            played: Vec::new(),
+        }
+    }
+}
+
+/// Rooms the retention job must act on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Due {
+    /// Rooms to delete with everything in them.
+    pub delete: Vec<String>,
+    /// Games to end as abandoned.
+    pub abandon: Vec<String>,
+}
+
+/// Cut-off times (Unix ms) for the retention job: rows older than these are due.
+#[derive(Clone, Copy, Debug)]
+pub struct Cutoffs {
+    pub lobby_active_before: i64,
+    pub finished_before: i64,
+    pub idle_before: i64,
+}
+
+/// A room where a browser holds a seat ("my games").
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClientRoom {
+    pub code: String,
+    pub seat: i64,
+    pub game: String,
+    pub status: String,
+    pub active_at: i64,
+}
+
+/// The rooms: their changes (committed by the writer, `crate::rooms::commit`), loading them
+/// back, their history and their games, and what retention acts on.
+pub trait RoomStore: Send + Sync + 'static {
+    /// Writes several changes (of different rooms, in this order) in one transaction,
+    /// atomically and durably: all of them are committed when this returns `Ok`, none when it
+    /// returns an error.
+    fn commit_batch(&self, commits: &[Commit]) -> Result<(), StoreError>;
+    /// Writes one change atomically and durably (committed when this returns `Ok`).
+    fn commit(&self, commit: &Commit) -> Result<(), StoreError> {
+        self.commit_batch(std::slice::from_ref(commit))
+    }
+    /// The room with this code, if any.
+    fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+    /// Whether a room has this code.
+    fn exists(&self, code: &str) -> Result<bool, StoreError>;
+    /// Codes of the rooms whose game is not finished (restored on start).
+    fn live_codes(&self) -> Result<Vec<String>, StoreError>;
+    /// Events of a room with `since < version <= up_to`, in order.
+    fn events_since(&self, code: &str, since: i64, up_to: i64)
+        -> Result<Vec<EventRow>, StoreError>;
+    /// Rooms the retention rules act on now.
+    fn due(&self, cutoffs: Cutoffs) -> Result<Due, StoreError>;
+    /// Deletes a room and everything in it (its seats, log, events, games, subscriptions).
+    fn delete(&self, code: &str) -> Result<(), StoreError>;
+    /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
+    fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError>;
+    /// Makes what was deleted unreadable on disk too (after each retention sweep): the
+    /// retention that the data page promises must be true of the files, not only of queries.
+    fn scrub(&self) -> Result<(), StoreError>;
+    /// Every game of a room, in order.
+    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError>;
+    /// Game `game_no` of a room with its log, in order, if there is such a game.
+    fn game(
+        &self,
+        code: &str,
+        game_no: i64,
+    ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError>;
+    /// Deletes the games (rows and logs) that ended before `finished_before` and are not the
+    /// current game of their room (retention). Returns how many.
+    fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError>;
+    /// Whether the database answers a query now (`/ready`).
+    fn ping(&self) -> Result<(), StoreError>;
+}

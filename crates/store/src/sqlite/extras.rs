@@ -1,0 +1,180 @@
+//! The SQLite implementations of [`FeedbackStore`] and [`PushStore`].
+
+use rusqlite::{params, OptionalExtension};
+
+use super::SqliteStore;
+use crate::error::StoreError;
+use crate::feedback::{FeedbackRow, FeedbackStore};
+use crate::push::{PushStore, PushSub};
+
+fn feedback_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedbackRow> {
+    Ok(FeedbackRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        game: r.get(2)?,
+        stars: r.get(3)?,
+        body: r.get(4)?,
+        name: r.get(5)?,
+        status: r.get(6)?,
+        client: r.get(7)?,
+        created_at: r.get(8)?,
+    })
+}
+
+impl FeedbackStore for SqliteStore {
+    fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError> {
+        // The record, or a room still kept whose (first) game this browser finished.
+        Ok(self
+            .reader()
+            .query_row(
+                "SELECT 1 FROM played WHERE client = ?1 AND game = ?2
+                 UNION ALL
+                 SELECT 1 FROM seats s JOIN rooms r ON r.code = s.code
+                 WHERE s.client = ?1 AND r.game = ?2 AND (r.status = 'finished' OR r.game_no > 1)
+                 LIMIT 1",
+                [client, game],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO feedback (kind, game, stars, body, name, status, client, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'new', ?6, ?7)",
+            params![
+                row.kind,
+                row.game,
+                row.stars,
+                row.body,
+                row.name,
+                row.client,
+                row.created_at
+            ],
+        )?;
+        Ok(conn.last_insert_rowid())
+    }
+
+    fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id, kind, game, stars, body, name, status, client, created_at FROM feedback
+             ORDER BY created_at DESC, id DESC LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map([limit], feedback_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "DELETE FROM feedback WHERE id = ?1 AND client = ?2",
+            params![id, client],
+        )? > 0)
+    }
+
+    fn set_feedback_status(&self, id: i64, status: &str) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "UPDATE feedback SET status = ?2 WHERE id = ?1",
+            params![id, status],
+        )? > 0)
+    }
+
+    fn sweep_feedback(&self, before: i64) -> Result<usize, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let mut n = tx.execute("DELETE FROM feedback WHERE created_at < ?1", [before])?;
+        n += tx.execute("DELETE FROM played WHERE at < ?1", [before])?;
+        tx.commit()?;
+        Ok(n)
+    }
+}
+
+impl PushStore for SqliteStore {
+    fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .reader()
+            .query_row(
+                "SELECT value FROM server_keys WHERE name = ?1",
+                [name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    fn init_server_key(&self, name: &str, value: &str) -> Result<String, StoreError> {
+        let conn = self.conn();
+        conn.execute(
+            "INSERT INTO server_keys (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+            [name, value],
+        )?;
+        Ok(conn.query_row(
+            "SELECT value FROM server_keys WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )?)
+    }
+
+    fn save_push(&self, sub: &PushSub, now: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO push_subscriptions (code, seat, endpoint, p256dh, auth, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (code, seat) DO UPDATE SET endpoint = ?3, p256dh = ?4, auth = ?5, created_at = ?6",
+            params![sub.code, sub.seat, sub.endpoint, sub.p256dh, sub.auth, now],
+        )?;
+        Ok(())
+    }
+
+    fn push_of(&self, code: &str, seat: i64) -> Result<Option<PushSub>, StoreError> {
+        Ok(self
+            .reader()
+            .query_row(
+                "SELECT code, seat, endpoint, p256dh, auth FROM push_subscriptions
+                 WHERE code = ?1 AND seat = ?2",
+                params![code, seat],
+                |r| {
+                    Ok(PushSub {
+                        code: r.get(0)?,
+                        seat: r.get(1)?,
+                        endpoint: r.get(2)?,
+                        p256dh: r.get(3)?,
+                        auth: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    fn delete_push_endpoint(&self, endpoint: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "DELETE FROM push_subscriptions WHERE endpoint = ?1",
+            [endpoint],
+        )?;
+        Ok(())
+    }
+
+    fn delete_push_seat(&self, code: &str, seat: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "DELETE FROM push_subscriptions WHERE code = ?1 AND seat = ?2",
+            params![code, seat],
+        )?;
+        Ok(())
+    }
+
+    fn delete_push_room(&self, code: &str) -> Result<(), StoreError> {
+        self.conn()
+            .execute("DELETE FROM push_subscriptions WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    fn sweep_push(&self, finished_before: i64) -> Result<usize, StoreError> {
+        Ok(self.conn().execute(
+            "DELETE FROM push_subscriptions WHERE code IN
+             (SELECT code FROM rooms WHERE status = 'finished' AND finished_at < ?1)",
+            [finished_before],
+        )?)
+    }
+}
