@@ -79,7 +79,7 @@ pub struct Seat {
     pub ready: bool,
     /// Open WebSocket connections of this seat (memory only).
     pub connections: u32,
-    /// Connected to another live node of the cluster (memory only; crate::rooms presence).
+    /// Connected to another live node of the cluster (memory only; the server's presence).
     pub elsewhere: bool,
     /// A person's seat played by a CPU of this level until they come back ("Away players").
     pub stand_in: Option<Level>,
@@ -213,7 +213,7 @@ pub struct Room {
     /// `None` for the usual start.
     pub start: Option<String>,
     /// Games against CPUs: a keyed hash of the address that started the room's game (its /64
-    /// for IPv6; crate::rooms::cpu, the cap per address), stored so that the cap survives a
+    /// for IPv6; the server's live::cpu, the cap per address), stored so that the cap survives a
     /// restart. Never the address itself.
     pub cpu_by: Option<String>,
 }
@@ -707,7 +707,7 @@ impl Room {
 
     /// A seat's WebSocket count changed by `delta` at `now`: `Some(online)` when its presence
     /// flipped (the first connection opened or the last one closed). Memory only, like
-    /// lila-ws's crowd: no event, no version, nothing stored ([`crate::rooms::Rooms::presence`]
+    /// lila-ws's crowd: no event, no version, nothing stored (the server's `Rooms::presence`
     /// broadcasts it).
     pub fn presence(&mut self, seat: usize, delta: i32, now: i64) -> Option<bool> {
         let s = self.seats.get_mut(seat)?;

@@ -166,7 +166,7 @@ impl Room {
         Ok(status)
     }
 
-    /// Applies a change another node committed (crate::rooms fan-out) to this copy of the room,
+    /// Applies a change another node committed (the server's fan-out) to this copy of the room,
     /// which must be the stored room at the version the change was computed from: the `rooms`
     /// columns that play changes (`state`), the seat rows if they changed (the memory-only part
     /// of a seat whose occupant stays is kept), and the new log entries of the current game,

@@ -21,7 +21,7 @@ pub struct FeedbackRow {
 /// The storage of reviews and requests.
 pub trait FeedbackStore: Send + Sync + 'static {
     /// Whether `client` held a seat in a finished game of kind `game` (the `played` rows are
-    /// written by the commit that finishes a game, `crate::rooms::commit`; a room still kept
+    /// written by the commit that finishes a game, the server's `live::commit`; a room still kept
     /// whose first game this browser finished counts too).
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError>;
     /// Adds a review or request (its id and status are the store's: `new`); returns its id.

@@ -42,7 +42,7 @@ pub struct PlayedRow {
 }
 
 /// One change of a room: only what it changed. Committed atomically, with other rooms' changes
-/// in the same transaction (group commit, `crate::rooms::commit`).
+/// in the same transaction (the server's group commit, `live::commit`).
 #[derive(Clone, Debug)]
 pub struct Commit {
     /// The room's code.
@@ -103,7 +103,7 @@ pub struct ClientRoom {
     pub active_at: i64,
 }
 
-/// The rooms: their changes (committed by the writer, `crate::rooms::commit`), loading them
+/// The rooms: their changes (committed by the server's writer, `live::commit`), loading them
 /// back, their history and their games, and what retention acts on.
 pub trait RoomStore: Send + Sync + 'static {
     /// Writes several changes (of different rooms, in this order) in one transaction,

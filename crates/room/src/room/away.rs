@@ -8,7 +8,7 @@
 //! back, who takes it back on connecting ([`Room::take_back`], event `returned`). In a
 //! 2-player game, after three times as long, the other player may instead claim the win
 //! ([`Room::claim_win`], event `claimed`, outcome reason `abandonment`). Turn-by-turn games keep
-//! the 45-day rule (crate::retention): neither is offered. The server alone decides the timing:
+//! the 45-day rule (the server's retention): neither is offered. The server alone decides the timing:
 //! asked too early, it answers `not_away` with the milliseconds left.
 
 use dames_ai::Level;
@@ -134,7 +134,7 @@ impl Room {
     }
 
     /// Whether the room holds, at `now`, memory-only state that a reload from the store would
-    /// change (crate::rooms eviction keeps such a room in memory): an unexpired link to move a
+    /// change (the server's eviction keeps such a room in memory): an unexpired link to move a
     /// seat ([`Room::offer_transfer`]), or a seat away on its turn since after its turn began
     /// while that time still decides anything (until the claim of a win is open). Both last a
     /// bounded time, so memory stays bounded by the rooms in use.
