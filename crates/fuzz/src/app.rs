@@ -1053,7 +1053,7 @@ impl Target for Ws {
                 }
             }
             Err(err) => {
-                if matches!(err, dames_server::error::AppError::Internal) {
+                if err.is_internal() {
                     let what = format!("{}: {err}", w.last);
                     w.fail("ws internal".into(), what);
                 }
