@@ -6,7 +6,7 @@
 import { Board } from './board.js';
 import { dialog, fill, h, patch, toast } from './dom.js';
 import { ApiError, api } from './api.js';
-import { errorText, place, reasonText, t } from './i18n.js';
+import { errorText, nameList, place, reasonText, t, tw } from './i18n.js';
 import { at } from './games.js';
 import { kindOf } from './kinds.js';
 export { setSwatches } from './kind-cc.js';
@@ -302,8 +302,10 @@ export class GameView {
   /** @param {RoomView} room @param {import('./api.js').MoveRecord} rec */
   announce(room, rec) {
     announceMove(room, rec, seatName(room, rec.seat), this.board); // screen readers: « Bo joue 32-28 »
-    for (const s of rec.passes || []) toast(t('passed_toast', { name: seatName(room, s) }));
-    for (const s of rec.finished || []) toast(t('finished_toast', { name: seatName(room, s) }), 'good');
+    for (const s of rec.passes || []) toast(tw('passed_toast', s === room.you, { name: seatName(room, s) }));
+    // The last to finish ends the game: the result card says it, nothing covers the board.
+    if (room.status !== 'playing') return;
+    for (const s of rec.finished || []) toast(tw('finished_toast', s === room.you, { name: seatName(room, s) }), 'good');
   }
 
   /** @param {RoomView} room */
@@ -561,7 +563,7 @@ export class GameView {
         : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
       // Without them: a CPU plays their seats until they come back, or (the host) back to the lobby with their seats free (away.js).
       if (gone.length) rematch.push(...rematchWithout(room, gone.map((s) => ({ ...s, name: seatName(room, s.seat) })), this.act.rematchWithout));
-      if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
+      if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: nameList(waiting.map((s) => seatName(room, s.seat))) })));
       // « Tout le monde est là » only when nobody is missing or still to answer.
       if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
     }

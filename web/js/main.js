@@ -3,7 +3,7 @@
 import { fill, h } from './dom.js';
 import { showGames } from './games.js';
 import { showHome } from './home.js';
-import { lang, onLangChange, setLang, t } from './i18n.js';
+import { lang, onLangChange, setLang, t, tn } from './i18n.js';
 import { askName } from './name.js';
 import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
@@ -43,7 +43,7 @@ function renderChrome() {
   onBadge((n) => {
     badge.textContent = String(n);
     badge.hidden = n === 0;
-    badge.title = t('badge_title', { n });
+    badge.title = tn('badge_title', n);
   });
 }
 

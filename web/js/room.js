@@ -3,7 +3,7 @@
 import { ApiError, RoomSocket, api } from './api.js';
 import { fill, h, patch, randomId, toast } from './dom.js';
 import { GameView } from './game.js';
-import { errorText, t } from './i18n.js';
+import { errorText, t, tn } from './i18n.js';
 import { renderLobby } from './lobby.js';
 import * as deltas from './delta.js';
 import { askName } from './name.js';
@@ -146,7 +146,7 @@ class RoomPage {
       fill(this.banner,
         h('span', { class: 'spinner', 'aria-hidden': 'true' }),
         h('span', null, attempt > 1 ? t('reconnecting_n', { n: attempt }) : t('reconnecting')),
-        queued ? h('span', { class: 'small' }, ` · ${queued} ${t('queued_moves')}`) : null,
+        queued ? h('span', { class: 'small' }, ` · ${tn('queued_moves', queued)}`) : null,
         h('button', { class: 'btn small', type: 'button', onclick: () => (this.socket ? this.socket.retryNow() : this.load()) }, t('retry_now')));
     }
   }

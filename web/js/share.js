@@ -67,8 +67,7 @@ const spelledShown = new Set();
  */
 export function shareCard(room) {
   const link = `${location.origin}/r/${room.code}`;
-  const game = t(room.game === 'cc' ? 'cc_name' : 'dr_name');
-  const message = t('share_message', { game, code: codeGroups(room.code).join(' ') });
+  const message = t(room.game === 'cc' ? 'share_message_cc' : 'share_message_draughts', { code: codeGroups(room.code).join(' ') });
   const body = `${message}\n${link}`;
   const aloud = spelled(room.code);
   const spelledLine = h('div', { class: 'code-spelled small', 'data-testid': 'code-spelled', hidden: !spelledShown.has(room.code) },
@@ -119,7 +118,7 @@ export function shareCard(room) {
           via('line', `https://line.me/R/share?text=${enc(body)}`, t('share_line')),
           via('whatsapp', `https://wa.me/?text=${enc(body)}`, t('share_whatsapp')),
           via('sms', `sms:?&body=${enc(body)}`, t('share_sms')),
-          via('email', `mailto:?subject=${enc(t('share_subject', { game }))}&body=${enc(body)}`, t('share_email')))),
+          via('email', `mailto:?subject=${enc(t(room.game === 'cc' ? 'share_subject_cc' : 'share_subject_draughts'))}&body=${enc(body)}`, t('share_email')))),
       h('img', { class: 'qr', src: `/api/rooms/${room.code}/qr.svg`, alt: t('qr_alt', { code: room.code }), width: 176, height: 176 })));
 }
 

@@ -8,6 +8,7 @@
 
 export const FR = {
   offline_title: 'Hors ligne.',
+  offline_position: 'Dernière position connue, en lecture seule : la partie reprendra dès le retour du réseau.',
   offline_text: 'Les règles et la FAQ restent lisibles ; les parties reprendront dès le retour du réseau.',
   update_ready: 'Une nouvelle version de Dames est prête.',
   update_reload: 'Recharger',
@@ -25,8 +26,10 @@ export const FR = {
   share_whatsapp: 'WhatsApp',
   share_sms: 'SMS',
   share_email: 'E-mail',
-  share_message: 'Venez jouer avec moi à {game} sur Dames, gratuit et sans inscription. Code : {code}',
-  share_subject: 'Une partie de {game} ?',
+  share_message_cc: 'Venez jouer aux dames chinoises avec moi : c’est gratuit et sans inscription. Code : {code}',
+  share_message_draughts: 'Venez jouer aux dames avec moi : c’est gratuit et sans inscription. Code : {code}',
+  share_subject_cc: 'Une partie de dames chinoises ?',
+  share_subject_draughts: 'Une partie de dames ?',
   share_via: 'Envoyer par',
   spell_as: '{c} comme {word}',
   a11y_move: '{name} joue {move}',
@@ -37,6 +40,13 @@ export const FR = {
   a11y_dest: 'Aller : {cell}',
   a11y_path: 'Passer par : {cell}',
   cell_square: 'case {n}',
+  a11y_empty: '{cell}, vide',
+  a11y_man_white: '{cell}, pion blanc',
+  a11y_man_black: '{cell}, pion noir',
+  a11y_king_white: '{cell}, dame blanche',
+  a11y_king_black: '{cell}, dame noire',
+  a11y_captures_one: '{move}, prend la pièce de la case {list}',
+  a11y_captures_other: '{move}, prend les pièces des cases {list}',
   cell_hole: 'rangée {r}, trou {p}',
   facts_title: 'En un coup d’œil',
   facts_item: 'Élément',
@@ -66,11 +76,13 @@ export const FR = {
   related_same_players: 'Même nombre de joueurs',
   related_with_2: '(à 2)',
   related_rules: 'Règles',
+  summary_title: 'Les règles en 30 secondes',
 };
 
 /** @type {Record<keyof typeof FR, string>} */
 export const EN = {
   offline_title: 'Offline.',
+  offline_position: 'Last known position, read-only: the game resumes as soon as the network is back.',
   offline_text: 'The rules and the FAQ stay readable; games resume as soon as the network is back.',
   update_ready: 'A new version of Dames is ready.',
   update_reload: 'Reload',
@@ -88,8 +100,10 @@ export const EN = {
   share_whatsapp: 'WhatsApp',
   share_sms: 'SMS',
   share_email: 'Email',
-  share_message: 'Come and play {game} with me on Dames, free and without sign-up. Code: {code}',
-  share_subject: 'A game of {game}?',
+  share_message_cc: 'Come and play Chinese checkers with me: free, no sign-up. Code: {code}',
+  share_message_draughts: 'Come and play draughts with me: free, no sign-up. Code: {code}',
+  share_subject_cc: 'A game of Chinese checkers?',
+  share_subject_draughts: 'A game of draughts?',
   share_via: 'Send by',
   spell_as: '{c} as in {word}',
   a11y_move: '{name} plays {move}',
@@ -100,6 +114,13 @@ export const EN = {
   a11y_dest: 'Move to: {cell}',
   a11y_path: 'Pass through: {cell}',
   cell_square: 'square {n}',
+  a11y_empty: '{cell}, empty',
+  a11y_man_white: '{cell}, white man',
+  a11y_man_black: '{cell}, black man',
+  a11y_king_white: '{cell}, white king',
+  a11y_king_black: '{cell}, black king',
+  a11y_captures_one: '{move}, capturing the piece on square {list}',
+  a11y_captures_other: '{move}, capturing the pieces on squares {list}',
   cell_hole: 'row {r}, hole {p}',
   facts_title: 'At a glance',
   facts_item: 'Item',
@@ -129,6 +150,7 @@ export const EN = {
   related_same_players: 'Same number of players',
   related_with_2: '(with 2)',
   related_rules: 'Rules',
+  summary_title: 'The rules in 30 seconds',
 };
 
 /** Day the home page's facts and the rules were last reviewed (« Dernière mise à jour »). */
