@@ -55,7 +55,8 @@ export function renderLobby(room, act, settingError = null) {
     : room.game === 'cc' ? ' · ' + tn('players_hint', room.seats.length) : '';
   const head = h('div', { class: 'lobby-head' },
     h('h1', null, t(room.game === 'cc' ? 'cc_name' : 'dr_name'), h('span', { class: 'muted lobby-sub' }, variant)));
-  return h('div', { class: 'lobby' }, head, share, seats, settings);
+  // The seats, who is there and « Commencer » first; the invitation one tap below (share.js).
+  return h('div', { class: 'lobby' }, head, seats, share, settings);
 }
 
 /** @param {RoomView} room @param {Seat} seat @param {LobbyActions} act */

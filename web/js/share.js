@@ -61,6 +61,9 @@ export function readAloud(code) {
 /** The rooms whose code this page has spelled out (« Lire le code »). */
 const spelledShown = new Set();
 
+/** The rooms whose invitation the player opened (true) or closed (false) by hand. @type {Map<string, boolean>} */
+const inviteChoice = new Map();
+
 /**
  * The « Invitez vos amis » card of a lobby.
  * @param {import('./api.js').RoomView} room
@@ -79,8 +82,19 @@ export function shareCard(room) {
     class: 'btn small share-via', 'data-share': kind, href,
     target: href.startsWith('http') ? '_blank' : null, rel: href.startsWith('http') ? 'noopener' : null,
   }, label);
-  return h('div', { class: 'share card' },
+  // One tap away below the seats; open by itself while a seat is free, until the player opens or
+  // closes it (kept when the lobby is drawn again).
+  const open = inviteChoice.has(room.code) ? inviteChoice.get(room.code) : room.seats.some((s) => s.kind === 'empty');
+  return h('details', { class: 'share card', 'data-testid': 'invite', open: open || null },
+    h('summary', {
+      class: 'invite-summary',
+      onclick: (/** @type {Event} */ e) => {
+        const box = /** @type {HTMLElement} */ (e.currentTarget).parentElement;
+        if (box instanceof HTMLDetailsElement) inviteChoice.set(room.code, !box.open);
+      },
+    },
     h('h2', null, t('invite_title')),
+    h('span', { class: 'invite-code', 'aria-hidden': 'true' }, codeGroups(room.code).join(' '))),
     h('p', { class: 'muted' }, t('invite_help')),
     h('div', { class: 'share-grid' },
       h('div', { class: 'share-text' },
