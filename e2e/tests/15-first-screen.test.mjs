@@ -99,6 +99,18 @@ test('first screen: the result card, then the replay page', async ({ base, brows
     await page.locator('[data-testid=replay] [data-replay=start]').waitFor();
     await inFirstScreen(page, ['main h1', 'svg.board', '[data-testid=replay] .replay-btn', '[data-testid=replay-pos]'], `replay page ${size}`);
     await shot(page, `15-replay-${size}`);
+    // The keys drive the replay and never scroll the page, from a button as from the move list.
+    await page.click('[data-replay=start]');
+    for (const from of ['[data-replay=forward]', '[data-testid=moves] li:first-child button']) {
+      await page.locator(from).focus({ preventScroll: true });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.keyboard.press('End');
+      await until(async () => (await page.locator('[data-testid=replay-pos]').textContent()).includes('Fin de la partie'), 'End shows the end');
+      equal(await page.evaluate(() => window.scrollY), 0, `End did not scroll the page (${from})`);
+      await page.keyboard.press('Home');
+      await until(async () => (await page.locator('[data-testid=replay]').getAttribute('data-index')) === '0', 'Home shows the start');
+      equal(await page.evaluate(() => window.scrollY), 0, `Home did not scroll the page (${from})`);
+    }
     await ctx.close();
   }
 });

@@ -1,5 +1,6 @@
 // @ts-check
 /** Entry point: header (navigation, name, language), router, page dispatch. */
+import { prefetchRoom } from './api.js';
 import { fill, h } from './dom.js';
 import { showGames } from './games.js';
 import { showHome } from './home.js';
@@ -55,7 +56,11 @@ function show(r) {
   document.body.dataset.route = r.name;
   if (r.name === 'room') {
     if (sameRoom) return;
-    if (!rooms) fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+    if (!rooms) {
+      fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+      // Not when the link moves a seat here: the room is read after that claim (away.js).
+      if (!location.hash.startsWith('#transfer=')) prefetchRoom(r.code);
+    }
     loadRoom().then((m) => {
       rooms = m;
       if (route === r) m.showRoom(app, r.code);
