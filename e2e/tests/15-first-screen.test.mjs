@@ -1,9 +1,16 @@
 // The first screen plays (issue 23): on a 390×844 phone and a 1366×768 laptop, what each screen is
 // for lies inside the viewport without scrolling — the home page's buttons and join field, the
 // lobby's seats and « Commencer », a game's board. Screenshots of each: 15-*.png.
+import { noViolations } from '../axe.mjs';
 import { equal, inFirstScreen, newPerson, playAnyMove, resign, roomCode, shot, until } from '../lib.mjs';
 
 const SIZES = [['phone', { phone: true }], ['laptop', { laptop: true }]];
+
+/** What every screen here must also be: one h1, and nothing axe-core (default rules) objects to. */
+async function sound(page, where) {
+  equal(await page.locator('h1').count(), 1, `${where}: one h1`);
+  await noViolations(page, where);
+}
 
 const HOME = ['[data-action=cpu-cc]', '[data-action=friends-cc]', '[data-action=cpu-draughts]',
   '[data-action=friends-draughts]', '#join-code', '[data-action=join-code]'];
@@ -16,6 +23,7 @@ test('first screen: the home page holds both games’ buttons and the join field
       await page.goto(base + '/');
       await page.locator('#join-code').waitFor();
       await inFirstScreen(page, [...HOME, 'main h1'], `home ${lang}`);
+      await sound(page, `home ${lang} ${size}`);
       if (lang === 'fr') await shot(page, `15-home-${size}`);
       await ctx.close();
     }
@@ -44,6 +52,7 @@ test('first screen: the host’s lobby shows the seats, who is there and « Comm
     await inFirstScreen(page, ['.seat', '[data-action=start]', 'main h1'], `lobby alone ${size}`);
     if (!(await page.locator('[data-testid=invite][open]').count())) throw new Error('the invitation opens by itself while the room has a free seat');
     await shot(page, `15-lobby-1-${size}`);
+    await sound(page, `lobby alone ${size}`);
     // Three players: Hugo and Zoé join; the host sees them without scrolling.
     await page.locator('[data-opt=players] select').selectOption('3');
     await until(async () => (await page.locator('.seat').count()) === 3, 'three seats');
@@ -53,6 +62,7 @@ test('first screen: the host’s lobby shows the seats, who is there and « Comm
     await until(async () => !(await page.locator('[data-testid=invite][open]').count()), 'the invitation folds once every seat is taken');
     await inFirstScreen(page, ['.seat', '[data-action=start]:not([disabled])'], `lobby 3 players ${size}`);
     await shot(page, `15-lobby-3-${size}`);
+    await sound(page, `lobby 3 players ${size}`);
     // One tap opens the invitation again.
     await page.locator('[data-testid=invite] summary').click();
     await page.locator('[data-testid=room-code]').waitFor();
@@ -70,6 +80,7 @@ test('first screen: a game of each kind shows its status and whole board', async
       await page.locator('.status.mine').waitFor();
       await inFirstScreen(page, ['.status', 'svg.board'], `${game} game ${size}`);
       await shot(page, `15-game-${game}-${size}`);
+      await sound(page, `${game} game ${size}`);
       await ctx.close();
     }
   }
@@ -94,11 +105,13 @@ test('first screen: the result card, then the replay page', async ({ base, brows
     equal(await page.locator('.place:visible').count(), 2, 'the places shown once');
     await until(async () => !(await page.locator('#toasts .toast').count()), 'no toast left over the board', 8000);
     await shot(page, `15-result-${size}`);
+    await sound(page, `result ${size}`);
     const code = page.url().split('/r/')[1];
     await page.goto(`${base}/r/${code}/1`);
     await page.locator('[data-testid=replay] [data-replay=start]').waitFor();
     await inFirstScreen(page, ['main h1', 'svg.board', '[data-testid=replay] .replay-btn', '[data-testid=replay-pos]'], `replay page ${size}`);
     await shot(page, `15-replay-${size}`);
+    await sound(page, `replay page ${size}`);
     // The keys drive the replay and never scroll the page, from a button as from the move list.
     await page.click('[data-replay=start]');
     for (const from of ['[data-replay=forward]', '[data-testid=moves] li:first-child button']) {

@@ -60,3 +60,24 @@ test('screen readers: a whole draughts move read from the accessibility tree', a
   equal(after.get(23), 'case 23, vide', 'the piece taken');
   equal(page.errors.length, 0, 'no script error');
 });
+
+test('screen readers: every hole of the star named once, with whose piece stands on it', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { name: 'Lou' });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click('[data-action=cpu-cc]');
+  await page.click('dialog [data-value=play]');
+  await page.locator('.status.mine').waitFor();
+  const cdp = await ctx.newCDPSession(page);
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  const holes = nodes.filter((n) => !n.ignored && n.name && /^rangée \d+, trou \d+, /.test(n.name.value || '')).map((n) => [n.role.value, n.name.value]);
+  equal(new Set(holes.map(([, n]) => n.split(', ').slice(0, 2).join(', '))).size, 121, 'the 121 holes, each named once');
+  equal(holes.length, 121, 'no hole named twice');
+  equal(holes.filter(([, n]) => n.endsWith(', vide')).length, 101, 'the empty holes');
+  const mine = holes.filter(([, n]) => n.endsWith('pièce bleue ●'));
+  const theirs = holes.filter(([, n]) => n.endsWith('pièce orange ▲'));
+  equal(mine.length, 10, 'my ten pieces, blue');
+  equal(theirs.length, 10, 'the CPU’s ten pieces, orange');
+  assert(mine.some(([role]) => role === 'button') && mine.some(([role]) => role === 'image'), 'mine: buttons where they can move, named images elsewhere');
+  equal(page.errors.length, 0, 'no script error');
+});

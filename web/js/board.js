@@ -45,22 +45,24 @@ export class Board {
     this.bg.setAttribute('aria-hidden', 'true');
     geo.background(this.bg);
     /**
-     * Draughts (issue 23): one named element per square, in the order of their numbers — « case 31,
-     * pion blanc », « case 23, vide » — except under a movable piece, whose button says it. The
-     * squares' numbers are drawn above the pieces, hidden from screen readers.
+     * Every cell speaks (issue 23): one named element per square or hole, in reading order —
+     * « case 31, pion blanc », « case 23, vide », « rangée 5, trou 3, pièce bleue » — except under
+     * a movable piece, whose button says it. The squares' numbers are drawn above the pieces,
+     * hidden from screen readers.
      * @type {Map<string, SVGElement>}
      */
     this.cellEls = new Map();
     this.cellsLayer = s('g', { class: 'layer-cells' });
     this.nums = s('g', { class: 'layer-nums', 'aria-hidden': 'true' });
-    if (geo.squares) {
-      for (const [id, p] of geo.cells) {
-        const el = s('rect', { class: 'cell-name', 'data-square': id, x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 });
-        this.cellEls.set(id, el);
-        this.cellsLayer.append(el);
-      }
-      for (const n of [...this.bg.querySelectorAll('.dr-num')]) this.nums.append(n);
+    const order = [...geo.cells].sort(([a, p], [b, q]) => (geo.squares ? Number(a) - Number(b) : p.y - q.y || p.x - q.x));
+    for (const [id, p] of order) {
+      const el = geo.squares
+        ? s('rect', { class: 'cell-name', 'data-square': id, x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 })
+        : s('circle', { class: 'cell-name', 'data-hole': id, cx: p.x, cy: p.y, r: geo.pitch * 0.45 });
+      this.cellEls.set(id, el);
+      this.cellsLayer.append(el);
     }
+    if (geo.squares) for (const n of [...this.bg.querySelectorAll('.dr-num')]) this.nums.append(n);
     this.svg.append(this.bg, this.cellsLayer, this.marks, this.piecesLayer, this.nums, this.top);
     /** @type {BoardState} */
     this.state = { pieces: [], moves: [], showLegal: true, confirm: false, last: null, animate: null };
@@ -275,11 +277,12 @@ export class Board {
   squareName(id, p) {
     const cell = this.cellName(id);
     if (!p) return t('a11y_empty', { cell });
-    if (!p.color) return t(p.king ? 'a11y_king' : 'a11y_piece', { cell });
+    if (p.inert) return t('a11y_inert', { cell });
+    if (!p.color) return p.owner === null ? t('a11y_piece', { cell }) : t(/** @type {import('./i18n.js').Key} */ (`a11y_cc_${p.owner % 6}`), { cell });
     return t(/** @type {import('./i18n.js').Key} */ (`a11y_${p.king ? 'king' : 'man'}_${p.color}`), { cell });
   }
 
-  /** Names every square (draughts): the piece's button under a movable piece, else the square. @param {Set<string>} movable */
+  /** Names every cell: the piece's button under a movable piece, else the cell. @param {Set<string>} movable */
   nameCells(movable) {
     if (!this.cellEls.size) return;
     const at = new Map(this.state.pieces.map((p) => [p.id, p]));

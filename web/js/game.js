@@ -506,11 +506,12 @@ export class GameView {
     }
     // Each move is a button: it shows the position after it (replay.js).
     patch(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat, 'data-move': i },
-      h('button', { class: 'mv', type: 'button', 'aria-label': t('replay_show_move', { n: i + 1, name: seatName(room, rec.seat), move: describe(room, rec.move) }),
-        onclick: () => this.openReplay(this.room || room, i) },
-      h('span', { class: 'mv-no' }, String(i + 1)),
-      kindOf(room.game).mark(rec.seat, room.seats),
-      h('span', { class: 'mv-text' }, describe(room, rec.move))))));
+      // Its name begins with what it shows (« 1 31-27 »), then who played and what it does.
+      h('button', { class: 'mv', type: 'button', onclick: () => this.openReplay(this.room || room, i) },
+        h('span', { class: 'mv-no' }, String(i + 1)),
+        kindOf(room.game).mark(rec.seat, room.seats),
+        h('span', { class: 'mv-text' }, describe(room, rec.move)),
+        h('span', { class: 'sr-only' }, t('replay_show_move', { name: seatName(room, rec.seat) }))))));
     if (this.replay) this.markEntry(this.replay.index);
     else this.moveList.scrollTop = this.moveList.scrollHeight;
     this.renderMovesFoot(room);
