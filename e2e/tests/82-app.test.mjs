@@ -106,6 +106,7 @@ test('offline: a game page reloaded offline shows its last position, read-only, 
   await page.locator('[data-testid=stale]').waitFor();
   equal(await page.locator('svg.board .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join(' ')), pieces, 'the last position');
   equal(await page.locator('svg.board .piece.movable').count(), 0, 'read-only: nothing to move');
+  equal(await page.locator('[data-action=resign]:visible, [data-action=draw-offer]:visible').count(), 0, 'read-only: no resign or draw button');
   equal(await page.locator('.loading:visible').count(), 0, 'no « Chargement… »');
   await page.waitForTimeout(1500); // a retry or two
   equal(await page.locator('[data-testid=reconnecting]:visible, [data-testid=offline]:visible').count(), 1, 'one banner, not two');
