@@ -70,7 +70,9 @@ function show(r) {
   rooms?.leaveRoom();
   if (r.name === 'game') {
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
-    import('./archive.js').then((m) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
+    // Its modules asked for together with the room screen's (the same board, kinds, notation), not one import level at a time.
+    Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'), loadRoom()])
+      .then(([m]) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
     return;
   }
   if (r.name === 'home') showHome(app);
