@@ -81,6 +81,13 @@ test('first screen: a game of each kind shows its status and whole board', async
       await inFirstScreen(page, ['.status', 'svg.board'], `${game} game ${size}`);
       await shot(page, `15-game-${game}-${size}`);
       await sound(page, `${game} game ${size}`);
+      // A toast (someone's news) is shown beside or under the board, never over it.
+      await page.evaluate(async () => (await import('/js/dom.js')).toast('Bo propose la nulle.'));
+      const [toastBox, boardBox] = await Promise.all([page.locator('#toasts .toast').last().boundingBox(),
+        page.locator(game === 'cc' ? 'svg.board .layer-bg' : 'svg.board .dr-frame').first().boundingBox()]);
+      const overlap = toastBox.x < boardBox.x + boardBox.width && boardBox.x < toastBox.x + toastBox.width
+        && toastBox.y < boardBox.y + boardBox.height && boardBox.y < toastBox.y + toastBox.height;
+      equal(overlap, false, `${game} ${size}: the toast ${JSON.stringify(toastBox)} clear of the board ${JSON.stringify(boardBox)}`);
       await ctx.close();
     }
   }
