@@ -87,11 +87,11 @@ export async function launchBrowser() {
  * short CPU think time for the games it creates.
  * @param {import('playwright-core').Browser} browser
  */
-export async function newPerson(browser, { name = 'Ana', lang = null, phone = false, cpuMs = 200, userAgent = undefined } = {}) {
+export async function newPerson(browser, { name = 'Ana', lang = null, phone = false, laptop = false, cpuMs = 200, userAgent = undefined } = {}) {
   const ctx = await browser.newContext({
     ...(phone
       ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
-      : { viewport: { width: 1280, height: 860 } }),
+      : { viewport: laptop ? { width: 1366, height: 768 } : { width: 1280, height: 860 } }),
     ...(userAgent ? { userAgent } : {}),
   });
   await ctx.addInitScript(([n, l, ms]) => {
@@ -110,6 +110,30 @@ export async function newPerson(browser, { name = 'Ana', lang = null, phone = fa
 export async function shot(page, name, opts = {}) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), ...opts });
+}
+
+/**
+ * Fails unless every element matched by each selector lies wholly inside the viewport (the page
+ * scrolled to its top): what must be seen without scrolling. `where` names the screen.
+ */
+export async function inFirstScreen(page, selectors, where) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const vp = page.viewportSize();
+  for (const sel of selectors) {
+    // Polled a little: a live screen may be drawing itself again at that moment.
+    let bad = null;
+    for (let i = 0; i < 20; i++) {
+      const boxes = await page.locator(sel).evaluateAll((els) => els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { top: r.top + window.scrollY, left: r.left, bottom: r.bottom + window.scrollY, right: r.right, w: r.width, attached: e.isConnected };
+      }));
+      bad = boxes.length ? boxes.find((b) => !(b.w > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= vp.height && b.right <= vp.width)) : 'none';
+      if (!bad) break;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    assert(bad !== 'none', `${where}: ${sel} is on the page`);
+    assert(!bad, `${where} (${vp.width}×${vp.height}): ${sel} inside the first screen (${JSON.stringify(bad)})`);
+  }
 }
 
 export function assert(cond, message) {

@@ -11,7 +11,7 @@ test('home presents both games with their two big actions and the join-by-code f
   for (const g of ['cc', 'draughts']) {
     assert((await page.locator(`[data-action=cpu-${g}]`).textContent()).includes('Contre le CPU'), `${g}: Contre le CPU`);
     assert((await page.locator(`[data-action=friends-${g}]`).textContent()).includes('Avec des amis'), `${g}: Avec des amis`);
-    equal(await page.locator(`[data-game=${g}] .summary dt`).count(), 4, `${g}: a 4-line summary`);
+    equal(await page.locator(`[data-rules=${g}] .summary dt`).count(), 4, `${g}: a 4-line summary`);
   }
   assert(await page.locator('#join-code').isVisible(), 'join field visible');
   for (const href of ['/rules', '/faq', '/data']) assert(await page.locator(`a[href="${href}"]`).first().isVisible(), `link ${href}`);

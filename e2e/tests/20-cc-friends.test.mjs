@@ -74,7 +74,7 @@ test('Chinese checkers with a friend: create, join by code, play live, resign, r
   assert((await dlg.textContent()).includes('l’autre personne gagne'), 'the confirmation states the consequence');
   await dlg.locator('[data-value=yes]').click();
   await a.locator('[data-testid=result] h2', { hasText: 'Vous avez gagné' }).waitFor();
-  await b.locator('[data-testid=result] h2', { hasText: 'Ana gagne' }).waitFor();
+  await b.locator('[data-testid=result] h2', { hasText: 'Ana a gagné' }).waitFor();
   await shot(a, '05-end-screen');
 
   // The rematch panel reflects whether the other is still there and has answered (never « Tout le

@@ -21,7 +21,7 @@ test('solo draughts 8×8 against the CPU: the CPU answers; resign and play again
   }
   await page.click('[data-action=resign]');
   await page.locator('dialog [data-value=yes]').click();
-  await page.locator('[data-testid=result] h2', { hasText: 'CPU Expert gagne' }).waitFor();
+  await page.locator('[data-testid=result] h2', { hasText: 'CPU Expert a gagné' }).waitFor();
   await page.click('[data-action=rematch]');
   await until(async () => (await page.locator('[data-testid=result]').isHidden()) && (await moveCount(page)) <= 1, 'a new game started');
   equal(await page.locator('svg.board .piece').count(), 24, 'a fresh board');

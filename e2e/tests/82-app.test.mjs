@@ -1,7 +1,7 @@
 // The installable app (issue 14): a manifest Chromium accepts, icons of the sizes it names, the
 // service worker serving the app shell offline with a « Hors ligne » bar, and the iPhone
 // explanation of notifications.
-import { assert, equal, newPerson, until } from '../lib.mjs';
+import { assert, equal, moveCount, newPerson, playAnyMove, shot, until } from '../lib.mjs';
 
 /** Width and height of a PNG, read from its IHDR chunk. @param {Buffer} png */
 function pngSize(png) {
@@ -86,6 +86,35 @@ test('offline: the worker serves the shell, « Hors ligne » is shown, rules sti
     });
     await page.locator('[data-testid=offline]').waitFor({ state: 'detached', timeout: 15000 });
   }
+  equal(page.errors.length, 0, 'no script error');
+});
+
+test('offline: a game page reloaded offline shows its last position, read-only, under one banner', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { phone: true, name: 'Zoé' });
+  track(ctx);
+  await page.goto(base + '/');
+  await controlled(page);
+  await page.click('[data-action=cpu-draughts]');
+  await page.click('dialog [data-value=play]');
+  await page.locator('.status.mine').waitFor();
+  await playAnyMove(page, { tap: true });
+  await until(async () => (await moveCount(page)) >= 2, 'the CPU answered');
+  const pieces = await page.locator('svg.board .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join(' '));
+
+  await ctx.setOffline(true);
+  await page.reload();
+  await page.locator('[data-testid=stale]').waitFor();
+  equal(await page.locator('svg.board .piece').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')).sort().join(' ')), pieces, 'the last position');
+  equal(await page.locator('svg.board .piece.movable').count(), 0, 'read-only: nothing to move');
+  equal(await page.locator('[data-action=resign]:visible, [data-action=draw-offer]:visible').count(), 0, 'read-only: no resign or draw button');
+  equal(await page.locator('.loading:visible').count(), 0, 'no « Chargement… »');
+  await page.waitForTimeout(1500); // a retry or two
+  equal(await page.locator('[data-testid=reconnecting]:visible, [data-testid=offline]:visible').count(), 1, 'one banner, not two');
+  await shot(page, '82-offline-game');
+
+  await ctx.setOffline(false);
+  await page.locator('[data-testid=stale]').waitFor({ state: 'hidden', timeout: 20000 });
+  await page.locator('svg.board .piece.movable').first().waitFor({ timeout: 20000 });
   equal(page.errors.length, 0, 'no script error');
 });
 

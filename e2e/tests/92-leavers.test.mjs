@@ -86,7 +86,7 @@ test('leavers: C leaves for good, A hands the seat to a CPU, the game ends, the 
 
   // Ana is told Cy is away, then offered « Confier à un CPU » once 5 s have passed.
   const bar = a.locator('[data-testid=away]');
-  await until(async () => (await bar.isVisible()) && (await bar.textContent()).includes('Cy est déconnecté'), 'Ana sees Cy is away');
+  await until(async () => (await bar.isVisible()) && (await bar.textContent()).includes('La connexion de Cy est coupée'), 'Ana sees Cy is away');
   await shot(a, '92-phone-away-wait');
   await a.locator('[data-action=away-cpu]').waitFor({ timeout: 15000 });
   await a.locator('[data-testid=away-level]').selectOption('facile');

@@ -107,6 +107,22 @@ const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j
 /** @type {Promise<SettingsSchema>|null} */
 let schemaPromise = null;
 
+/** Rooms asked for while their screen's modules were still loading (`prefetchRoom`). @type {Map<string, Promise<RoomView>>} */
+const early = new Map();
+
+/**
+ * Opening a room's link: its state and the settings table are asked for at once, alongside the
+ * room screen's modules, not after them. The next `getRoom(code)` takes the answer.
+ * @param {string} code
+ */
+export function prefetchRoom(code) {
+  if (early.has(code)) return;
+  const p = api.getRoom(code);
+  p.catch(() => {});
+  early.set(code, p);
+  api.settingsSchema().catch(() => {});
+}
+
 export const api = {
   /** The server's settings table (GET /api/settings), fetched once per page load. @returns {Promise<SettingsSchema>} */
   settingsSchema: () => {
@@ -121,7 +137,11 @@ export const api = {
   /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level} | {levels: Level[]}, solitaire?: boolean}} body */
   createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
   /** @param {string} code @returns {Promise<RoomView>} */
-  getRoom: async (code) => normalizeRoom(await request('GET', `/api/rooms/${code}`)),
+  getRoom: async (code) => {
+    const asked = early.get(code);
+    early.delete(code);
+    return asked || normalizeRoom(await request('GET', `/api/rooms/${code}`));
+  },
   /** @param {string} code @param {string} name @param {number} [seat] */
   join: async (code, name, seat) =>
     withRoom(await request('POST', `/api/rooms/${code}/join`, seat === undefined ? { name } : { name, seat })),

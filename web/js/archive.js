@@ -7,8 +7,7 @@
  */
 import { fill, h } from './dom.js';
 import { ApiError, api } from './api.js';
-import { errorText, t } from './i18n.js';
-import { at } from './games.js';
+import { errorText, lang, t } from './i18n.js';
 import { seatName } from './game.js';
 import { kindOf } from './kinds.js';
 import { Replay, downloadUrl, fetchGames, fetchRecord, gamesNav } from './replay.js';
@@ -78,13 +77,15 @@ export async function showArchive(root, code, n) {
     },
   });
   shown = replay;
+  // Numbered in moves, as the replay counts them (a resignation or a draw is the end, unnumbered).
+  let moveNo = 0;
   fill(list, rec.log.map((e, i) => h('li', { 'data-entry': String(i) },
     h('button', { class: 'mv', type: 'button', onclick: () => replay.show(i + 1) },
-      h('span', { class: 'mv-no' }, `${i + 1}.`),
+      h('span', { class: 'mv-no' }, e.kind === 'move' ? `${++moveNo}.` : '—'),
       e.kind === 'draw' || e.kind === 'abandon' || e.kind === 'stop' ? null : kind.mark(e.seat, rec.seats),
       h('span', { class: 'mv-text' }, replay.describe(e))))));
   const players = rec.seats.map((s) => nameIn(rec, s.seat)).join(', ');
-  const when = rec.finished_at ? at(rec.finished_at) : null;
+  const when = rec.finished_at ? tl('archive_ended', { when: new Date(rec.finished_at).toLocaleString(lang() === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long', timeStyle: 'short' }) }) : null;
   fill(page,
     h('div', { class: 'game-main' },
       h('h1', { class: 'status over' }, tl('archive_title', { n, code })),
@@ -99,7 +100,7 @@ export async function showArchive(root, code, n) {
             t(kind.download)),
           ' ',
           h('a', { class: 'btn ghost small', href: `/r/${code}`, 'data-action': 'room' }, tl('archive_room')))),
-      h('details', { class: 'card moves-card', open: true }, h('summary', null, tl('archive_moves', { n: rec.log.length })), list),
+      h('details', { class: 'card moves-card', open: true }, h('summary', null, tl('archive_moves', { n: rec.log.filter((e) => e.kind === 'move').length })), list),
       games ? gamesNav(code, games, n) : null));
   replay.setRecord(rec);
   replay.show(replay.last);

@@ -9,7 +9,7 @@
  */
 import { ApiError, api } from './api.js';
 import { dialog, h, patch, toast } from './dom.js';
-import { errorText, t } from './i18n.js';
+import { errorText, nameList, t, tn } from './i18n.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -197,18 +197,19 @@ let rematchLevel = /** @type {Level} */ ('normal');
  * @returns {HTMLElement[]}
  */
 export function rematchWithout(room, gone, act) {
-  const names = gone.map((s) => s.name || '?').join(', ');
+  const names = nameList(gone.map((s) => s.name || '?'));
+  const n = gone.length;
   const select = h('select', { 'aria-label': t('away_level'), 'data-testid': 'rematch-level',
     onchange: (/** @type {Event} */ e) => { rematchLevel = /** @type {Level} */ (/** @type {HTMLSelectElement} */ (e.target).value); } },
   LEVELS.map((l) => h('option', { value: l, selected: l === rematchLevel }, t(/** @type {any} */ ('level_' + l)))));
   const parts = /** @type {HTMLElement[]} */ ([
-    h('p', { class: 'warn small' }, t('rematch_gone', { names })),
+    h('p', { class: 'warn small' }, tn('rematch_gone', n, { names })),
     h('div', { class: 'rematch-without' },
       h('label', { class: 'away-level' }, h('span', { class: 'small' }, t('away_level')), select),
-      h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => act.withCpu(rematchLevel) }, t('rematch_without', { names }))),
+      h('button', { class: 'btn small', type: 'button', 'data-action': 'rematch-without', onclick: () => act.withCpu(rematchLevel) }, tn('rematch_without', n, { names }))),
   ]);
   if (room.host) {
-    parts.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'rematch-empty', onclick: () => act.withEmpty() }, t('rematch_empty', { names })));
+    parts.push(h('button', { class: 'btn small ghost', type: 'button', 'data-action': 'rematch-empty', onclick: () => act.withEmpty() }, tn('rematch_empty', n, { names })));
   }
   return parts;
 }

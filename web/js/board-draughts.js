@@ -34,7 +34,7 @@ export function draughtsGeometry(size, flipped) {
     layer.append(s('rect', { class: 'dr-light', x: 0, y: 0, width: size, height: size }));
     for (const [id, p] of cells) {
       layer.append(s('rect', { class: 'dr-dark', x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }));
-      layer.append(s('text', { class: 'dr-num', x: p.x - 0.44, y: p.y - 0.3 }, id));
+      layer.append(s('text', { class: 'dr-num', x: p.x - 0.47, y: p.y - 0.33 }, id));
     }
   };
   return { viewBox: `-0.3 -0.3 ${size + 0.6} ${size + 0.6}`, cells, pitch: 1, pieceR: 0.38, background, squares: true };
@@ -59,6 +59,7 @@ export function draughtsPieces(board, seatOf) {
       stroke: white ? '#6b6457' : '#000',
       mark: g,
       king: !!p.king,
+      color: white ? 'white' : 'black',
       owner: seatOf(p.color),
     };
   });

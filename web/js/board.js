@@ -15,7 +15,7 @@ import { t } from './i18n.js';
 
 /**
  * @typedef {{x: number, y: number}} Pt
- * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, ring?: SVGElement|null, king?: boolean, inert?: boolean, owner: number|null}} PieceSpec  `ring`: tells a player's sets apart
+ * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, ring?: SVGElement|null, king?: boolean, color?: 'white'|'black', inert?: boolean, owner: number|null}} PieceSpec  `ring`: tells a player's sets apart; `color`: a draughts piece's, said to screen readers
  * @typedef {{from: string, to: string, path: string[], captures: string[], raw: any}} BoardMove
  * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, squares?: boolean}} Geometry  `squares`: mark cells as squares (draughts)
  * @typedef {{
@@ -42,8 +42,28 @@ export class Board {
     this.marks = s('g', { class: 'layer-marks' });
     this.piecesLayer = s('g', { class: 'layer-pieces' });
     this.top = s('g', { class: 'layer-top' });
-    this.svg.append(this.bg, this.marks, this.piecesLayer, this.top);
+    this.bg.setAttribute('aria-hidden', 'true');
     geo.background(this.bg);
+    /**
+     * Every cell speaks (issue 23): one named element per square or hole, in reading order —
+     * « case 31, pion blanc », « case 23, vide », « rangée 5, trou 3, pièce bleue » — except under
+     * a movable piece, whose button says it. The squares' numbers are drawn above the pieces,
+     * hidden from screen readers.
+     * @type {Map<string, SVGElement>}
+     */
+    this.cellEls = new Map();
+    this.cellsLayer = s('g', { class: 'layer-cells' });
+    this.nums = s('g', { class: 'layer-nums', 'aria-hidden': 'true' });
+    const order = [...geo.cells].sort(([a, p], [b, q]) => (geo.squares ? Number(a) - Number(b) : p.y - q.y || p.x - q.x));
+    for (const [id, p] of order) {
+      const el = geo.squares
+        ? s('rect', { class: 'cell-name', 'data-square': id, x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 })
+        : s('circle', { class: 'cell-name', 'data-hole': id, cx: p.x, cy: p.y, r: geo.pitch * 0.45 });
+      this.cellEls.set(id, el);
+      this.cellsLayer.append(el);
+    }
+    if (geo.squares) for (const n of [...this.bg.querySelectorAll('.dr-num')]) this.nums.append(n);
+    this.svg.append(this.bg, this.cellsLayer, this.marks, this.piecesLayer, this.nums, this.top);
     /** @type {BoardState} */
     this.state = { pieces: [], moves: [], showLegal: true, confirm: false, last: null, animate: null };
     /** @type {string|null} */
@@ -247,6 +267,37 @@ export class Board {
       this.pieceEls.set(p.id, el);
       this.piecesLayer.append(el);
     }
+    this.nameCells(movable);
+  }
+
+  /**
+   * What a screen reader says of a square and what is on it: « case 31, pion blanc », « case 7,
+   * dame noire », « case 23, vide ». @param {string} id @param {PieceSpec|undefined} p
+   */
+  squareName(id, p) {
+    const cell = this.cellName(id);
+    if (!p) return t('a11y_empty', { cell });
+    if (p.inert) return t('a11y_inert', { cell });
+    if (!p.color) return p.owner === null ? t('a11y_piece', { cell }) : t(/** @type {import('./i18n.js').Key} */ (`a11y_cc_${p.owner % 6}`), { cell });
+    return t(/** @type {import('./i18n.js').Key} */ (`a11y_${p.king ? 'king' : 'man'}_${p.color}`), { cell });
+  }
+
+  /** Names every cell: the piece's button under a movable piece, else the cell. @param {Set<string>} movable */
+  nameCells(movable) {
+    if (!this.cellEls.size) return;
+    const at = new Map(this.state.pieces.map((p) => [p.id, p]));
+    for (const [id, el] of this.cellEls) {
+      const own = !movable.has(id);
+      if (own) {
+        el.removeAttribute('aria-hidden');
+        el.setAttribute('role', 'img');
+        el.setAttribute('aria-label', this.squareName(id, at.get(id)));
+      } else {
+        el.setAttribute('aria-hidden', 'true');
+        el.removeAttribute('role');
+        el.removeAttribute('aria-label');
+      }
+    }
   }
 
   /** @param {PieceSpec} p @param {boolean} movable */
@@ -260,7 +311,9 @@ export class Board {
       style: `transform: translate(${c.x}px, ${c.y}px)`,
       tabindex: movable ? -1 : null,
       role: movable ? 'button' : null,
-      'aria-label': movable ? t(p.king ? 'a11y_king' : 'a11y_piece', { cell: this.cellName(p.id) }) : null,
+      'aria-label': movable ? this.squareName(p.id, p) : null,
+      // A square's element names the pieces that cannot move (draughts).
+      'aria-hidden': !movable && this.cellEls.size ? 'true' : null,
     });
     g.append(s('circle', { class: 'piece-shadow', r, cy: r * 0.12 }));
     g.append(s('circle', { class: 'piece-body', r, fill: p.fill, stroke: p.stroke, 'stroke-width': r * 0.12 }));

@@ -6,7 +6,7 @@
 import { Board } from './board.js';
 import { dialog, fill, h, patch, toast } from './dom.js';
 import { ApiError, api } from './api.js';
-import { errorText, place, reasonText, t } from './i18n.js';
+import { errorText, nameList, place, reasonText, t, tw } from './i18n.js';
 import { at } from './games.js';
 import { kindOf } from './kinds.js';
 export { setSwatches } from './kind-cc.js';
@@ -59,11 +59,13 @@ export class GameView {
     this.movesFoot = h('div', { class: 'moves-foot' });
     /** @type {((path: string[]|null) => void)|null} labels the holes of the last move (Chinese checkers) */
     this.labelLast = null;
+    /** The page's one h1 (said to screen readers; the status line says the rest). */
+    this.title = h('h1', { class: 'sr-only', 'data-testid': 'game-title' });
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.status, this.solo, this.strip, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
+      h('div', { class: 'game-main' }, this.title, this.status, this.solo, this.strip, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
-        h('section', { class: 'card tight' }, h('h2', null, t('players_title')), this.players, this.actions),
+        h('section', { class: 'card tight players-card' }, h('h2', null, t('players_title')), this.players, this.actions),
         h('details', { class: 'card tight moves-card', open: window.innerWidth > 800 },
           h('summary', null, t('moves_title')), this.moveList, this.movesFoot)));
     /** A move this client sent and has not yet seen applied: the board stays frozen, the piece shown on arrival. */
@@ -122,6 +124,7 @@ export class GameView {
     }
     // The header badge counts games waiting for me: a move may change it.
     if (mine !== wasMine || fresh.length || (prev && prev.status !== room.status)) refreshBadge();
+    this.title.textContent = `${t(kindOf(room.game).name)} · ${t('room_title', { code: room.code })}`;
     this.renderStatus(room);
     this.renderStrip(room);
     this.renderOffer(room);
@@ -302,8 +305,10 @@ export class GameView {
   /** @param {RoomView} room @param {import('./api.js').MoveRecord} rec */
   announce(room, rec) {
     announceMove(room, rec, seatName(room, rec.seat), this.board); // screen readers: « Bo joue 32-28 »
-    for (const s of rec.passes || []) toast(t('passed_toast', { name: seatName(room, s) }));
-    for (const s of rec.finished || []) toast(t('finished_toast', { name: seatName(room, s) }), 'good');
+    for (const s of rec.passes || []) toast(tw('passed_toast', s === room.you, { name: seatName(room, s) }));
+    // The last to finish ends the game: the result card says it, nothing covers the board.
+    if (room.status !== 'playing') return;
+    for (const s of rec.finished || []) toast(tw('finished_toast', s === room.you, { name: seatName(room, s) }), 'good');
   }
 
   /** @param {RoomView} room */
@@ -501,11 +506,12 @@ export class GameView {
     }
     // Each move is a button: it shows the position after it (replay.js).
     patch(this.moveList, g.moves.map((rec, i) => h('li', { 'data-seat': rec.seat, 'data-move': i },
-      h('button', { class: 'mv', type: 'button', 'aria-label': t('replay_show_move', { n: i + 1, name: seatName(room, rec.seat), move: describe(room, rec.move) }),
-        onclick: () => this.openReplay(this.room || room, i) },
-      h('span', { class: 'mv-no' }, String(i + 1)),
-      kindOf(room.game).mark(rec.seat, room.seats),
-      h('span', { class: 'mv-text' }, describe(room, rec.move))))));
+      // Its name begins with what it shows (« 1 31-27 »), then who played and what it does.
+      h('button', { class: 'mv', type: 'button', onclick: () => this.openReplay(this.room || room, i) },
+        h('span', { class: 'mv-no' }, String(i + 1)),
+        kindOf(room.game).mark(rec.seat, room.seats),
+        h('span', { class: 'mv-text' }, describe(room, rec.move)),
+        h('span', { class: 'sr-only' }, t('replay_show_move', { name: seatName(room, rec.seat) }))))));
     if (this.replay) this.markEntry(this.replay.index);
     else this.moveList.scrollTop = this.moveList.scrollHeight;
     this.renderMovesFoot(room);
@@ -530,7 +536,12 @@ export class GameView {
         t(kind.download)));
   }
 
-  /** @param {RoomView} room */
+  /**
+   * The one result card (issue 23): the outcome in the reader's grammar (« Vous avez gagné »,
+   * « Bo a gagné »), the places once, the reason, then « Rejouer », « Revoir la partie »,
+   * « Télécharger ». The players' card and strip step aside while it is shown.
+   * @param {RoomView} room
+   */
   renderResult(room) {
     const g = room.game_view;
     const o = g && g.outcome;
@@ -539,6 +550,7 @@ export class GameView {
       return;
     }
     this.result.hidden = false;
+    const kind = kindOf(room.game);
     const order = room.seats.map((s) => ({ s, p: o.places[s.seat] })).sort((a, b) => (a.p ?? 99) - (b.p ?? 99));
     let title;
     if (o.kind === 'draw') title = t('result_draw');
@@ -556,26 +568,55 @@ export class GameView {
     /** @type {HTMLElement[]} */
     const rematch = [];
     if (me) {
-      rematch.push(me.ready
-        ? h('button', { class: 'btn big', type: 'button', 'data-action': 'rematch-cancel', onclick: () => this.act.rematch(false) }, t('rematch_ready'))
-        : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch')));
       // Without them: a CPU plays their seats until they come back, or (the host) back to the lobby with their seats free (away.js).
       if (gone.length) rematch.push(...rematchWithout(room, gone.map((s) => ({ ...s, name: seatName(room, s.seat) })), this.act.rematchWithout));
-      if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: waiting.map((s) => seatName(room, s.seat)).join(', ') })));
+      if (waiting.length) rematch.push(h('p', { class: 'muted small' }, t('rematch_waiting', { names: nameList(waiting.map((s) => seatName(room, s.seat))) })));
       // « Tout le monde est là » only when nobody is missing or still to answer.
       if (!gone.length && !waiting.length && others.length) rematch.push(h('p', { class: 'good small' }, t('rematch_all_here')));
     }
+    const reason = resultReason(room, o);
     patch(this.result,
       h('h2', { 'data-testid': 'result-title' }, title),
-      reasonText(o.reason) ? h('p', { class: 'muted small' }, reasonText(o.reason)) : null,
-      h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', null,
+      reason ? h('p', { class: 'result-reason', 'data-testid': 'result-reason' }, reason) : null,
+      h('ol', { class: 'places' }, order.map(({ s, p }) => h('li', { class: s.seat === room.you ? 'mine' : null, 'data-seat': s.seat },
         h('span', { class: 'place' }, p === null || p === undefined ? t('no_result') : placeText(room, p)),
-        kindOf(room.game).mark(s.seat, room.seats),
-        h('span', null, seatName(room, s.seat)),
+        kind.mark(s.seat, room.seats),
+        h('span', { class: 'place-name' }, seatName(room, s.seat), s.seat === room.you ? h('span', { class: 'tag you' }, t('seat_you')) : null),
         s.kind === 'human' && s.ready ? h('span', { class: 'tag good' }, t('rematch_ready_n')) : null))),
-      h('div', { class: 'rematch' }, rematch),
-      h('a', { class: 'btn ghost', href: '/' }, t('new_game')));
+      h('div', { class: 'result-actions' },
+        me
+          ? me.ready
+            ? h('button', { class: 'btn big', type: 'button', 'data-action': 'rematch-cancel', onclick: () => this.act.rematch(false) }, t('rematch_ready'))
+            : h('button', { class: 'btn primary big', type: 'button', 'data-action': 'rematch', onclick: () => this.act.rematch(true) }, t('rematch'))
+          : null,
+        h('button', { class: 'btn', type: 'button', 'data-action': 'review', onclick: () => this.review() }, t('result_review')),
+        h('a', { class: 'btn', href: `/api/rooms/${room.code}/download`, download: '', 'data-action': 'download' }, t('download_short'))),
+      rematch.length ? h('div', { class: 'rematch' }, rematch) : null,
+      h('a', { class: 'small', href: '/', 'data-action': 'new-game' }, t('new_game')));
   }
+
+  /** « Revoir la partie »: the replay from the start, played by itself, the board in view. */
+  review() {
+    const replay = this.replay;
+    if (!replay) return;
+    replay.show(0);
+    replay.toggle();
+    this.boardBox.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
+}
+
+/**
+ * Why the game ended, in the reader's grammar; nothing when a two-player game was simply played to
+ * its end (the title says it all).
+ * @param {RoomView} room @param {import('./api.js').Outcome} o
+ */
+function resultReason(room, o) {
+  const loser = room.seats.length === 2 ? room.seats.find((s) => o.places[s.seat] === 2) : undefined;
+  if (o.reason === 'finished' && room.seats.length === 2) return null;
+  if (loser && (o.reason === 'resignation' || o.reason === 'no_moves')) {
+    return tw(`reason_${o.reason}_by`, loser.seat === room.you, { name: seatName(room, loser.seat) });
+  }
+  return reasonText(o.reason);
 }
 
 /** « en attente depuis … » for turn-by-turn games. @param {RoomView} room */

@@ -21,16 +21,24 @@ export function normalizeCode(raw) {
   return c;
 }
 
-/** @param {HTMLElement} root */
+/**
+ * The first screen plays (issue 23): on a 390×844 phone it holds both games' « Contre le CPU » and
+ * « Avec des amis » and the join-by-code field; the rules summaries, the facts and the rest follow.
+ * @param {HTMLElement} root
+ */
 export function showHome(root) {
   document.title = 'Dames — ' + t('cc_name') + ' · ' + t('dr_name');
   root.replaceChildren(
     h('section', { class: 'hero' },
       h('h1', null, t('tagline')),
-      h('p', { class: 'muted' }, t('no_account'), ' ', installButton())),
+      h('p', { class: 'muted small' }, t('no_account'), ' ', installButton())),
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
-    myGames(),
     joinCard(),
+    myGames(),
+    h('section', { class: 'card rules-summary', 'aria-labelledby': 'rules-summary-title' },
+      h('h2', { id: 'rules-summary-title' }, t('summary_title')),
+      h('div', { class: 'rules-grid' }, rulesCard('cc'), rulesCard('draughts')),
+      h('p', { class: 'small' }, h('a', { href: '/rules' }, t('related_rules')))),
     howTo(),
     facts(),
     rights(),
@@ -79,27 +87,33 @@ function myGames() {
   return box;
 }
 
-/** @param {'cc'|'draughts'} game */
+/** A game's name and its buttons: what the first screen is for. @param {'cc'|'draughts'} game */
 function gameCard(game) {
   const cc = game === 'cc';
-  const p = cc ? 'cc' : 'dr';
-  const steps = /** @type {const} */ ([1, 2, 3, 4]);
   return h('article', { class: `card game-card game-${game}`, id: `game-${game}`, 'data-game': game },
     h('div', { class: 'game-card-head' },
       h('div', { class: 'game-icon', 'aria-hidden': 'true' }, cc ? starIcon() : boardIcon()),
       h('div', null,
         h('h2', null, t(cc ? 'cc_name' : 'dr_name')),
         h('p', { class: 'muted small' }, t(cc ? 'cc_meta' : 'dr_meta')))),
-    h('dl', { class: 'summary' }, steps.flatMap((i) => [
-      h('dt', null, t(/** @type {any} */ (`${p}_s${i}_t`))),
-      h('dd', null, t(/** @type {any} */ (`${p}_s${i}`))),
-    ])),
     h('div', { class: 'big-actions' },
       h('button', { class: 'btn primary big', type: 'button', 'data-action': `cpu-${game}`, onclick: () => soloSetup(game) },
         h('span', null, t('play_cpu')), h('small', null, t('play_cpu_sub'))),
       h('button', { class: 'btn accent big', type: 'button', 'data-action': `friends-${game}`, onclick: () => createWithFriends(game) },
         h('span', null, t('play_friends')), h('small', null, t('play_friends_sub')))),
-    cc ? h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'solitaire', onclick: () => createWithFriends(game, true) }, t('solitaire_button')) : h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'import-position', onclick: () => import('./import.js').then((m) => m.importDialog()) }, t('import_button')),
+    cc ? h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'solitaire', onclick: () => createWithFriends(game, true) }, t('solitaire_button')) : h('button', { class: 'btn ghost small import-open', type: 'button', 'data-action': 'import-position', onclick: () => import('./import.js').then((m) => m.importDialog()) }, t('import_button')));
+}
+
+/** A game's rules in four lines, below the first screen. @param {'cc'|'draughts'} game */
+function rulesCard(game) {
+  const p = game === 'cc' ? 'cc' : 'dr';
+  const steps = /** @type {const} */ ([1, 2, 3, 4]);
+  return h('article', { class: `rules-card rules-${game}`, 'data-rules': game },
+    h('h3', null, t(game === 'cc' ? 'cc_name' : 'dr_name')),
+    h('dl', { class: 'summary' }, steps.flatMap((i) => [
+      h('dt', null, t(/** @type {any} */ (`${p}_s${i}_t`))),
+      h('dd', null, t(/** @type {any} */ (`${p}_s${i}`))),
+    ])),
     related(game));
 }
 
@@ -108,7 +122,7 @@ function related(game) {
   const other = game === 'cc' ? 'draughts' : 'cc';
   const link = () => h('a', { href: `#game-${other}` }, t(other === 'cc' ? 'cc_name' : 'dr_name'));
   return h('div', { class: 'related small', 'data-testid': `related-${game}` },
-    h('h3', null, t('related_title')),
+    h('h4', null, t('related_title')),
     h('dl', null,
       h('dt', null, t('related_same_type')), h('dd', null, link()),
       h('dt', null, t('related_same_players')), h('dd', null, link(), ' ', t('related_with_2'))));

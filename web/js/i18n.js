@@ -69,8 +69,8 @@ const fr = {
   cpu_setup_title: 'Partie contre le CPU',
   game_label: 'Jeu',
   players_label: 'Nombre de joueurs',
-  players_hint: 'Vous et {n} CPU',
-  players_hint_n: '{n} joueurs',
+  players_hint_one: '{n} joueur',
+  players_hint_other: '{n} joueurs',
   variant_label: 'Variante',
   level_label: 'Niveau',
   level_facile: 'Facile',
@@ -174,7 +174,7 @@ const fr = {
   // Game
   turn_you: 'À vous de jouer',
   must_capture: 'prise obligatoire',
-  turn_other: 'Au tour de {name}',
+  turn_other: 'Au tour {de name}',
   turn_cpu_thinking: '{name} réfléchit…',
   game_over: 'Partie terminée',
   players_title: 'Joueurs',
@@ -182,7 +182,6 @@ const fr = {
   no_moves_yet: 'Aucun coup pour l’instant.',
   step: 'pas',
   jump_1: '1 saut',
-  jumps_n: '{n} sauts',
   resign: 'Abandonner',
   notify_off: 'Me prévenir à mon tour',
   notify_on: 'Ne plus me prévenir',
@@ -203,26 +202,28 @@ const fr = {
   confirm_move: 'Jouer ce coup',
   cancel_move: 'Annuler ce coup',
   choose_path: 'Plusieurs prises mènent ici : touchez une case intermédiaire pour choisir le chemin.',
-  passed_toast: 'Tour de {name} passé : aucun coup légal.',
+  passed_toast: 'Tour {de name} passé : aucun coup légal.',
+  passed_toast_you: 'Votre tour est passé : aucun coup légal.',
   finished_toast: '{name} a terminé !',
+  finished_toast_you: 'Vous avez terminé !',
   place_n: '{n}ᵉ',
   place_1: '1ᵉʳ',
   no_result: 'sans résultat',
   result_title: 'Résultat',
-  result_win: '{name} gagne',
+  result_win: '{name} a gagné',
   result_draw: 'Partie nulle',
   result_abandoned: 'Partie terminée sans résultat',
   you_won: 'Vous avez gagné !',
   rematch: 'Rejouer',
-  rematch_ready: 'Prêt·e : en attente des autres',
+  rematch_ready: 'C’est noté : en attente des autres',
   rematch_cancel: 'Ne plus attendre',
   rematch_waiting: 'En attente : {names}',
-  rematch_gone: '{names} n’est plus là',
+  rematch_gone_one: '{names} n’est plus là',
+  rematch_gone_other: '{names} ne sont plus là',
   rematch_all_here: 'Tout le monde est là',
-  rematch_ready_n: 'prêt·e',
+  rematch_ready_n: 'veut rejouer',
   back_home: 'Accueil',
   new_game: 'Nouvelle partie',
-  finished_label: 'arrivé·e',
   to_move_label: 'joue',
   resigned_label: 'a abandonné',
   kings: 'dames',
@@ -244,7 +245,8 @@ const fr = {
   reconnecting: 'Reconnexion…',
   reconnecting_n: 'Reconnexion… (essai {n})',
   retry_now: 'Réessayer',
-  queued_moves: 'coup en attente d’envoi',
+  queued_moves_one: '{n} coup en attente d’envoi',
+  queued_moves_other: '{n} coups en attente d’envoi',
   // Errors
   err_unknown_room: 'Aucune partie avec ce code.',
   err_room_full: 'Cette partie est complète.',
@@ -269,7 +271,7 @@ const fr = {
   games_intro: 'Toutes les parties jouées sur ce navigateur, en direct ou tour par tour, en cours ou terminées. Celles où c’est à vous de jouer sont en premier.',
   games_none: 'Aucune partie pour l’instant sur ce navigateur.',
   games_your_turn: 'À vous de jouer',
-  games_their_turn: 'Au tour de {name}',
+  games_their_turn: 'Au tour {de name}',
   games_lobby: 'En attente du départ',
   games_over: 'Terminée',
   games_abandoned: 'Terminée sans résultat (45 jours sans coup)',
@@ -279,7 +281,8 @@ const fr = {
   games_earlier: 'Parties précédentes :',
   games_game_n: 'Partie {n}',
   waiting_since: 'en attente depuis {when}',
-  badge_title: '{n} partie(s) où c’est à vous de jouer',
+  badge_title_one: '{n} partie où c’est à vous de jouer',
+  badge_title_other: '{n} parties où c’est à vous de jouer',
   push_on: 'Me prévenir à mon tour (notifications)',
   push_off: 'Ne plus me prévenir',
   push_enabled: 'Vous serez prévenu quand ce sera votre tour, même page fermée.',
@@ -382,8 +385,8 @@ const en = {
   cpu_setup_title: 'Game against the CPU',
   game_label: 'Game',
   players_label: 'Number of players',
-  players_hint: 'You and {n} CPU',
-  players_hint_n: '{n} players',
+  players_hint_one: '{n} player',
+  players_hint_other: '{n} players',
   variant_label: 'Variant',
   level_label: 'Level',
   level_facile: 'Easy',
@@ -493,7 +496,6 @@ const en = {
   no_moves_yet: 'No move yet.',
   step: 'step',
   jump_1: '1 jump',
-  jumps_n: '{n} jumps',
   resign: 'Resign',
   notify_off: 'Tell me when it is my turn',
   notify_on: 'Stop telling me',
@@ -515,12 +517,14 @@ const en = {
   cancel_move: 'Cancel this move',
   choose_path: 'Several captures end here: tap an intermediate square to pick the path.',
   passed_toast: '{name}’s turn was passed: no legal move.',
+  passed_toast_you: 'Your turn was passed: no legal move.',
   finished_toast: '{name} has finished!',
+  finished_toast_you: 'You have finished!',
   place_n: '{n}th',
   place_1: '1st',
   no_result: 'no result',
   result_title: 'Result',
-  result_win: '{name} wins',
+  result_win: '{name} won',
   result_draw: 'Draw',
   result_abandoned: 'Game ended with no result',
   you_won: 'You won!',
@@ -528,12 +532,12 @@ const en = {
   rematch_ready: 'Ready: waiting for the others',
   rematch_cancel: 'Stop waiting',
   rematch_waiting: 'Waiting for: {names}',
-  rematch_gone: '{names} has left',
+  rematch_gone_one: '{names} has left',
+  rematch_gone_other: '{names} have left',
   rematch_all_here: 'Everybody is here',
-  rematch_ready_n: 'ready',
+  rematch_ready_n: 'wants to play again',
   back_home: 'Home',
   new_game: 'New game',
-  finished_label: 'finished',
   to_move_label: 'to move',
   resigned_label: 'resigned',
   kings: 'kings',
@@ -554,7 +558,8 @@ const en = {
   reconnecting: 'Reconnecting…',
   reconnecting_n: 'Reconnecting… (attempt {n})',
   retry_now: 'Retry',
-  queued_moves: 'move waiting to be sent',
+  queued_moves_one: '{n} move waiting to be sent',
+  queued_moves_other: '{n} moves waiting to be sent',
   err_unknown_room: 'No game with this code.',
   err_room_full: 'This game is full.',
   err_seat_taken: 'This seat was just taken.',
@@ -587,7 +592,8 @@ const en = {
   games_earlier: 'Earlier games:',
   games_game_n: 'Game {n}',
   waiting_since: 'waiting since {when}',
-  badge_title: '{n} game(s) where it is your turn',
+  badge_title_one: '{n} game where it is your turn',
+  badge_title_other: '{n} games where it is your turn',
   push_on: 'Tell me when it is my turn (notifications)',
   push_off: 'Stop telling me',
   push_enabled: 'You will be told when it is your turn, even with the page closed.',
@@ -643,6 +649,11 @@ for (const k of /** @type {Key[]} */ (Object.keys(fr))) fr[k] = frTypo(fr[k]);
 /** @type {Record<Lang, Record<Key, string>>} */
 const tables = { fr, en };
 
+/** Every text of a language, as written (the browser test over every text reads them). @param {Lang} l */
+export function textTable(l) {
+  return tables[l];
+}
+
 /** @type {Lang} */
 let current = load('lang') === 'en' ? 'en' : 'fr';
 
@@ -672,9 +683,56 @@ export function onLangChange(f) {
  * @param {Key} key @param {Record<string, string|number>} [params]
  */
 export function t(key, params) {
-  let s = tables[current][key] ?? fr[key] ?? key;
-  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
+  return fillIn(tables[current][key] ?? fr[key] ?? key, params);
+}
+
+/**
+ * Replaces `{name}` by the value, and in French `{de name}` by the value after « de » elided
+ * before a vowel or a mute h (« d’Alice », « d’Hugo », « de Bo ») or contracted before « CPU »
+ * (« du CPU Facile »).
+ * @param {string} s @param {Record<string, string|number>} [params]
+ */
+export function fillIn(s, params) {
+  if (params) {
+    for (const [k, v] of Object.entries(params)) {
+      s = s.split(`{de ${k}}`).join(de(String(v))).split(`{${k}}`).join(String(v));
+    }
+  }
   return s;
+}
+
+/** French « de » before a name or a noun phrase. @param {string} name */
+export function de(name) {
+  if (/^CPU\b/.test(name)) return 'du ' + name;
+  return /^[aeiouyhàâäéèêëîïôöûüœæ]/i.test(name) ? 'd’' + name : 'de ' + name;
+}
+
+/**
+ * A text whose words follow a number: `{key}_one` (French: 0 and 1; English: 1) or `{key}_other`,
+ * with `{n}` filled in.
+ * @param {string} key @param {number} n @param {Record<string, string|number>} [params]
+ */
+export function tn(key, n, params) {
+  const one = current === 'fr' ? Math.abs(n) < 2 : n === 1;
+  return t(/** @type {Key} */ (`${key}_${one ? 'one' : 'other'}`), { n, ...params });
+}
+
+/**
+ * A text about a person: `{key}_you` when it is the reader (« Vous avez terminé »), else `{key}`
+ * with their name (« Zoé a terminé »).
+ * @param {string} key @param {boolean} you @param {Record<string, string|number>} [params]
+ */
+export function tw(key, you, params) {
+  return t(/** @type {Key} */ (you ? `${key}_you` : key), params);
+}
+
+/** Names as a list in the page's language: « Bo et Zoé », « Alice, Bo et Zoé ». @param {string[]} names */
+export function nameList(names) {
+  try {
+    return new Intl.ListFormat(current, { style: 'long', type: 'conjunction' }).format(names);
+  } catch {
+    return names.join(', ');
+  }
 }
 
 /** Ordinal place in the current language. @param {number} n */
@@ -762,7 +820,7 @@ export function errorText(e) {
     const label = e.field ? fieldLabel(e.field) : '';
     switch (reason) {
       case 'five_forbidden': return t('err_five_forbidden');
-      case 'too_many_sets': return t('err_too_many_sets', { players: d.players ?? '?', max: d.max ?? 1 });
+      case 'too_many_sets': return tn('err_too_many_sets', Number(d.max ?? 1), { players: d.players ?? '?' });
       case 'fifteen_pieces': return t('err_fifteen_pieces');
       case 'japanese_players': return t('err_japanese_players', { max: d.max ?? 3 });
       case 'japanese_pieces': return t('err_japanese_pieces');

@@ -59,7 +59,7 @@ export function importDialog() {
       const n = (got.board.pieces || []).length;
       result.className = 'import-result good';
       fill(result,
-        h('p', null, got.plies ? tl('import_ok_moves', { plies: got.plies, side, n }) : tl('import_ok', { side, n })),
+        h('p', null, got.plies ? tl(got.plies === 1 ? 'import_ok_moves_one' : 'import_ok_moves_other', { n: got.plies, side, pieces: n }) : tl('import_ok', { side, pieces: n })),
         got.initial ? h('p', { class: 'muted small' }, tl('import_initial')) : null,
         h('p', { class: 'muted small' }, tl('import_you_play', { side })));
       const size = got.board.size || 10;

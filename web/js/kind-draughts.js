@@ -7,6 +7,7 @@
 import { draughtsGeometry, draughtsMove, draughtsPieces } from './board-draughts.js';
 import { swatch } from './players.js';
 import { moveText } from './notation.js';
+import { nameList, tn } from './i18n.js';
 
 /** @param {any} x */
 const clone = (x) => JSON.parse(JSON.stringify(x));
@@ -48,7 +49,11 @@ export const draughts = {
   resignText: () => 'resign_draughts',
   resigned: () => new Set(), // a resignation ends the game
   text: (m) => moveText('draughts', m),
-  spoken: (m) => m.notation || (m.path && m.path.length ? m.path : [m.from, m.to]).join(m.captures && m.captures.length ? 'x' : '-'),
+  spoken(m) {
+    const caps = (m.captures || []).map(String);
+    const move = m.notation || (m.path && m.path.length ? m.path : [m.from, m.to]).join(caps.length ? 'x' : '-');
+    return caps.length ? tn('a11y_captures', caps.length, { move, list: nameList(caps) }) : move;
+  },
   applyEntry(board, entry) {
     const b = clone(board);
     if (entry.kind !== 'move') return b;

@@ -2,7 +2,7 @@
 /** The room before the game: code, link, QR code, seats, settings, « Commencer ». */
 import { h } from './dom.js';
 import { setSwatches } from './game.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { swatch } from './players.js';
 import { settingsForm } from './settings.js';
 import { shareCard } from './share.js';
@@ -52,10 +52,11 @@ export function renderLobby(room, act, settingError = null) {
 
   const variant = room.game === 'draughts' && room.settings.rules && room.settings.rules.variant
     ? ' · ' + t(/** @type {any} */ ('variant_' + room.settings.rules.variant))
-    : room.game === 'cc' ? ' · ' + t('players_hint_n', { n: room.seats.length }) : '';
+    : room.game === 'cc' ? ' · ' + tn('players_hint', room.seats.length) : '';
   const head = h('div', { class: 'lobby-head' },
     h('h1', null, t(room.game === 'cc' ? 'cc_name' : 'dr_name'), h('span', { class: 'muted lobby-sub' }, variant)));
-  return h('div', { class: 'lobby' }, head, share, seats, settings);
+  // The seats, who is there and « Commencer » first; the invitation one tap below (share.js).
+  return h('div', { class: 'lobby' }, head, seats, share, settings);
 }
 
 /** @param {RoomView} room @param {Seat} seat @param {LobbyActions} act */

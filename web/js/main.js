@@ -1,9 +1,10 @@
 // @ts-check
 /** Entry point: header (navigation, name, language), router, page dispatch. */
+import { prefetchRoom } from './api.js';
 import { fill, h } from './dom.js';
 import { showGames } from './games.js';
 import { showHome } from './home.js';
-import { lang, onLangChange, setLang, t } from './i18n.js';
+import { lang, onLangChange, setLang, t, tn } from './i18n.js';
 import { askName } from './name.js';
 import { startOffline } from './offline.js';
 import { showPage } from './pages.js';
@@ -43,7 +44,7 @@ function renderChrome() {
   onBadge((n) => {
     badge.textContent = String(n);
     badge.hidden = n === 0;
-    badge.title = t('badge_title', { n });
+    badge.title = tn('badge_title', n);
   });
 }
 
@@ -55,7 +56,11 @@ function show(r) {
   document.body.dataset.route = r.name;
   if (r.name === 'room') {
     if (sameRoom) return;
-    if (!rooms) fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+    if (!rooms) {
+      fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+      // Not when the link moves a seat here: the room is read after that claim (away.js).
+      if (!location.hash.startsWith('#transfer=')) prefetchRoom(r.code);
+    }
     loadRoom().then((m) => {
       rooms = m;
       if (route === r) m.showRoom(app, r.code);
@@ -65,7 +70,9 @@ function show(r) {
   rooms?.leaveRoom();
   if (r.name === 'game') {
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
-    import('./archive.js').then((m) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
+    // Its modules asked for together with the room screen's (the same board, kinds, notation), not one import level at a time.
+    Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'), loadRoom()])
+      .then(([m]) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
     return;
   }
   if (r.name === 'home') showHome(app);

@@ -62,10 +62,10 @@ export function gamesNav(code, list, shown) {
 /** The replay buttons' icons, drawn (some systems lack the ⏮ ⏭ glyphs). */
 const ICONS = {
   start: 'M5 4h2.4v16H5zM19 4v16L8.5 12z',
-  back: 'M17 4v16L6 12z',
-  forward: 'M7 4v16l11-8z',
+  back: 'M15.6 4 7.6 12l8 8 2-2-6-6 6-6z',
+  forward: 'M8.4 4l8 8-8 8-2-2 6-6-6-6z',
   end: 'M16.6 4H19v16h-2.4zM5 4v16l10.5-8z',
-  play: 'M3 5v14l8-7zM12 5v14l8-7z',
+  play: 'M7 4v16l13-8z',
   pause: 'M6 4h4v16H6zM14 4h4v16h-4z',
 };
 
@@ -97,8 +97,10 @@ export class Replay {
     this.board.svg.setAttribute('aria-label', tl('replay_board'));
     this.labels = opt.kind.labels(this.board);
     this.pos = h('span', { class: 'replay-pos', 'data-testid': 'replay-pos', 'aria-live': 'polite' });
+    // Each button: its icon and a short word under it (issue 23: ▶ beside ▶▶ said nothing).
     const btn = (/** @type {string} */ action, /** @type {string} */ icon, /** @type {import('./texts-later.js').LaterKey} */ label) =>
-      h('button', { class: 'btn round small', type: 'button', 'data-replay': action, title: tl(label), 'aria-label': tl(label), onclick: () => this.act(action) }, svgIcon(icon));
+      h('button', { class: 'btn replay-btn', type: 'button', 'data-replay': action, title: tl(label), onclick: () => this.act(action) },
+        svgIcon(icon), h('span', { class: 'replay-label' }, tl(/** @type {import('./texts-later.js').LaterKey} */ (`${label}_short`))));
     this.playBtn = btn('play', 'play', 'replay_play');
     this.el = h('div', { class: 'replay-bar', role: 'toolbar', 'aria-label': tl('replay_title'), 'data-testid': 'replay' },
       h('div', { class: 'replay-buttons' },
@@ -114,7 +116,9 @@ export class Replay {
       // The page was left without a goodbye (the game page of a room): clean up.
       if (!this.el.isConnected && !this.board.svg.isConnected) return this.destroy();
       if (e.defaultPrevented || !this.el.isConnected || target.closest('input, textarea, select, dialog, [contenteditable]')) return;
-      if (target.closest('.replay-bar') || target.closest('[data-board]') || target === document.body) this.key(e);
+      // Anywhere on the game's page (its buttons, its move list) but a field: the keys drive the
+      // replay and never scroll the page.
+      if (target.closest('.replay-bar, [data-board], .game') || target === document.body) this.key(e);
     };
     document.addEventListener('keydown', this.onDocKey);
     // Swipes on the board: left for the next position, right for the previous one.
@@ -202,9 +206,8 @@ export class Replay {
     if (this.timer !== null) return this.stop();
     if (this.index >= this.last) this.show(0);
     this.playBtn.setAttribute('aria-pressed', 'true');
-    this.playBtn.replaceChildren(svgIcon('pause'));
+    this.playBtn.replaceChildren(svgIcon('pause'), h('span', { class: 'replay-label' }, tl('replay_pause_short')));
     this.playBtn.title = tl('replay_pause');
-    this.playBtn.setAttribute('aria-label', tl('replay_pause'));
     this.timer = window.setInterval(() => {
       if (this.index >= this.last || !this.el.isConnected) this.stop();
       else this.show(this.index + 1, true);
@@ -215,9 +218,8 @@ export class Replay {
     if (this.timer !== null) window.clearInterval(this.timer);
     this.timer = null;
     this.playBtn.setAttribute('aria-pressed', 'false');
-    this.playBtn.replaceChildren(svgIcon('play'));
+    this.playBtn.replaceChildren(svgIcon('play'), h('span', { class: 'replay-label' }, tl('replay_play_short')));
     this.playBtn.title = tl('replay_play');
-    this.playBtn.setAttribute('aria-label', tl('replay_play'));
   }
 
   /** Shows the position after `i` entries. @param {number} i @param {boolean} [animate] */
@@ -246,7 +248,8 @@ export class Replay {
     const moves = rec.log.filter((e) => e.kind === 'move').length;
     const done = rec.log.slice(0, index).filter((e) => e.kind === 'move').length;
     fill(this.pos,
-      h('span', { class: 'replay-count' }, index === 0 ? tl('replay_at_start') : tl('replay_count', { n: done, total: moves })),
+      // Counted in moves, as the move list: a resignation or a draw after the last move is « the end ».
+      h('span', { class: 'replay-count' }, index === 0 ? tl('replay_at_start') : entry && entry.kind !== 'move' ? tl('replay_at_end') : tl('replay_count', { n: done, total: moves })),
       entry ? h('span', { class: 'replay-entry' }, entry.kind === 'draw' || entry.kind === 'abandon' || entry.kind === 'stop' ? null : kind.mark(entry.seat, rec.seats),
         this.describe(entry)) : null);
     this.el.dataset.index = String(index);

@@ -3,12 +3,13 @@
 import { ApiError, RoomSocket, api } from './api.js';
 import { fill, h, patch, randomId, toast } from './dom.js';
 import { GameView } from './game.js';
-import { errorText, t } from './i18n.js';
+import { errorText, t, tn } from './i18n.js';
 import { renderLobby } from './lobby.js';
 import * as deltas from './delta.js';
 import { askName } from './name.js';
 import { loadSchema } from './settings.js';
 import { claimTransferFromLink } from './away.js';
+import { load as loadSaved, save as saveLocal } from './storage.js';
 
 /** @typedef {import('./api.js').RoomView} RoomView */
 
@@ -43,7 +44,10 @@ class RoomPage {
     this.gameNo = -1;
     this.banner = h('div', { class: 'banner', hidden: true, role: 'status', 'data-testid': 'reconnecting' });
     this.body = h('div', { class: 'room-body' }, h('p', { class: 'loading' }, t('loading')));
-    fill(root, h('section', { class: 'room' }, this.banner, this.body));
+    /** Showing the last known position while offline (read-only). */
+    this.stale = false;
+    this.el = h('section', { class: 'room' }, this.banner, h('p', { class: 'stale-note', 'data-testid': 'stale' }, t('offline_position')), this.body);
+    fill(root, this.el);
     document.title = t('room_title', { code }) + ' · Dames';
     /** @type {RoomSocket|null} */
     this.socket = null;
@@ -65,11 +69,15 @@ class RoomPage {
       // The settings table (limits, defaults) comes with the room: the lobby checks input with it.
       const [room] = await Promise.all([api.getRoom(this.code), loadSchema()]);
       if (this.closed) return; // left the page meanwhile
-      this.apply(room);
+      const wasStale = this.stale;
+      this.stale = false;
+      this.apply(room, wasStale);
       this.connect();
     } catch (e) {
       const err = e instanceof ApiError ? e : new ApiError(0, 'network', String(e));
       if (err.status === 0 || err.status >= 500 || err.code === 'rate_limited') {
+        // Offline: the last position this browser saw, read-only, until the server answers.
+        if (!this.room) this.showSaved();
         // Server unreachable: say so and keep trying, with the same capped backoff as the socket.
         this.showStatus('reconnecting', attempt + 1);
         clearTimeout(this.retry);
@@ -94,11 +102,22 @@ class RoomPage {
     }, this.room ? this.room.version : 0, queue);
   }
 
+  /** The last known state of this room (saved by `apply`), shown read-only while offline. */
+  showSaved() {
+    const saved = savedRooms()[this.code];
+    if (!saved || !saved.game_view) return;
+    this.stale = true;
+    const g = saved.game_view;
+    this.apply({ ...saved, game_view: { ...g, legal_moves: [] } }, true);
+  }
+
   /** @param {RoomView} room @param {boolean} [fresh] first state of a new connection: always taken */
   apply(room, fresh = false) {
     if (!fresh && this.room && room.version <= this.room.version && room.game_no <= this.room.game_no) return;
     const prev = this.room;
     this.room = room;
+    if (!this.stale && room.game_view) saveRoom(room);
+    this.el?.classList.toggle('stale', this.stale);
     if (room.status === 'lobby') {
       // The host sent a finished game back to the lobby without those who left.
       if (prev && prev.status === 'finished') toast(t('reopened_toast'));
@@ -141,12 +160,13 @@ class RoomPage {
       return;
     }
     if (s === 'reconnecting') {
+      // One banner, not two: this one (its queued moves, « Réessayer ») hides the site's « Hors ligne » bar (app.css).
       this.banner.hidden = false;
       const queued = this.socket ? this.socket.queue.filter((a) => a.type === 'move').length : 0;
       fill(this.banner,
         h('span', { class: 'spinner', 'aria-hidden': 'true' }),
         h('span', null, attempt > 1 ? t('reconnecting_n', { n: attempt }) : t('reconnecting')),
-        queued ? h('span', { class: 'small' }, ` · ${queued} ${t('queued_moves')}`) : null,
+        queued ? h('span', { class: 'small' }, ` · ${tn('queued_moves', queued)}`) : null,
         h('button', { class: 'btn small', type: 'button', onclick: () => (this.socket ? this.socket.retryNow() : this.load()) }, t('retry_now')));
     }
   }
@@ -258,5 +278,26 @@ class RoomPage {
     clearTimeout(this.retry);
     this.socket?.close();
     this.socket = null;
+  }
+}
+
+/** The last state of the rooms this browser looked at (three at most), for offline reloads. @returns {Record<string, RoomView>} */
+function savedRooms() {
+  try {
+    return JSON.parse(loadSaved('rooms') || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** @param {RoomView} room */
+function saveRoom(room) {
+  const all = savedRooms();
+  delete all[room.code];
+  const keep = Object.fromEntries([...Object.entries(all).slice(-2), [room.code, room]]);
+  try {
+    saveLocal('rooms', JSON.stringify(keep));
+  } catch {
+    /* storage full: offline reloads show « Chargement… » as before */
   }
 }

@@ -61,14 +61,16 @@ export function readAloud(code) {
 /** The rooms whose code this page has spelled out (« Lire le code »). */
 const spelledShown = new Set();
 
+/** The rooms whose invitation the player opened (true) or closed (false) by hand. @type {Map<string, boolean>} */
+const inviteChoice = new Map();
+
 /**
  * The « Invitez vos amis » card of a lobby.
  * @param {import('./api.js').RoomView} room
  */
 export function shareCard(room) {
   const link = `${location.origin}/r/${room.code}`;
-  const game = t(room.game === 'cc' ? 'cc_name' : 'dr_name');
-  const message = t('share_message', { game, code: codeGroups(room.code).join(' ') });
+  const message = t(room.game === 'cc' ? 'share_message_cc' : 'share_message_draughts', { code: codeGroups(room.code).join(' ') });
   const body = `${message}\n${link}`;
   const aloud = spelled(room.code);
   const spelledLine = h('div', { class: 'code-spelled small', 'data-testid': 'code-spelled', hidden: !spelledShown.has(room.code) },
@@ -80,8 +82,19 @@ export function shareCard(room) {
     class: 'btn small share-via', 'data-share': kind, href,
     target: href.startsWith('http') ? '_blank' : null, rel: href.startsWith('http') ? 'noopener' : null,
   }, label);
-  return h('div', { class: 'share card' },
+  // One tap away below the seats; open by itself while a seat is free, until the player opens or
+  // closes it (kept when the lobby is drawn again).
+  const open = inviteChoice.has(room.code) ? inviteChoice.get(room.code) : room.seats.some((s) => s.kind === 'empty');
+  return h('details', { class: 'share card', 'data-testid': 'invite', open: open || null },
+    h('summary', {
+      class: 'invite-summary',
+      onclick: (/** @type {Event} */ e) => {
+        const box = /** @type {HTMLElement} */ (e.currentTarget).parentElement;
+        if (box instanceof HTMLDetailsElement) inviteChoice.set(room.code, !box.open);
+      },
+    },
     h('h2', null, t('invite_title')),
+    h('span', { class: 'invite-code', 'aria-hidden': 'true' }, codeGroups(room.code).join(' '))),
     h('p', { class: 'muted' }, t('invite_help')),
     h('div', { class: 'share-grid' },
       h('div', { class: 'share-text' },
@@ -119,7 +132,7 @@ export function shareCard(room) {
           via('line', `https://line.me/R/share?text=${enc(body)}`, t('share_line')),
           via('whatsapp', `https://wa.me/?text=${enc(body)}`, t('share_whatsapp')),
           via('sms', `sms:?&body=${enc(body)}`, t('share_sms')),
-          via('email', `mailto:?subject=${enc(t('share_subject', { game }))}&body=${enc(body)}`, t('share_email')))),
+          via('email', `mailto:?subject=${enc(t(room.game === 'cc' ? 'share_subject_cc' : 'share_subject_draughts'))}&body=${enc(body)}`, t('share_email')))),
       h('img', { class: 'qr', src: `/api/rooms/${room.code}/qr.svg`, alt: t('qr_alt', { code: room.code }), width: 176, height: 176 })));
 }
 

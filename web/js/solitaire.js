@@ -8,7 +8,7 @@
  * does not pay for it.
  */
 import { h, patch } from './dom.js';
-import { frTypo, lang } from './i18n.js';
+import { fillIn, frTypo, lang } from './i18n.js';
 import { load, save } from './storage.js';
 
 /** The fewest moves a crossing can take. */
@@ -57,10 +57,11 @@ for (const k of /** @type {(keyof typeof FR)[]} */ (Object.keys(FR))) FR[k] = fr
 
 /** @param {keyof typeof FR} key @param {Record<string, string|number>} [params] */
 function tx(key, params) {
-  let s = (lang() === 'en' ? EN : FR)[key];
-  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return fillIn((lang() === 'en' ? EN : FR)[key], params);
 }
+
+/** The texts of this screen (the browser test over every text reads them). */
+export const TEXTS = { fr: FR, en: EN };
 
 const CSS = `
 .solo-panel { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 10px 12px; display: grid; gap: 6px; }

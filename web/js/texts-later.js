@@ -6,7 +6,7 @@
  * i18n.js's tables so that a first visit does not download them; `tl` reads them in the
  * current language.
  */
-import { errorText, frTypo, lang } from './i18n.js';
+import { errorText, fillIn, frTypo, lang } from './i18n.js';
 
 export const FR = {
   replay_title: 'Revoir la partie',
@@ -20,6 +20,14 @@ export const FR = {
   replay_exit: 'Revenir à la partie',
   replay_at_start: 'Position de départ',
   replay_count: 'Coup {n} sur {total}',
+  replay_at_end: 'Fin de la partie',
+  replay_start_short: 'Début',
+  replay_back_short: 'Précédent',
+  replay_forward_short: 'Suivant',
+  replay_end_short: 'Fin',
+  replay_play_short: 'Lecture',
+  replay_pause_short: 'Pause',
+  archive_ended: 'terminée le {when}',
   replay_move: '{name} : {move}',
   replay_resign: '{name} abandonne',
   replay_draw: 'Nulle acceptée',
@@ -40,8 +48,9 @@ export const FR = {
   import_file: 'Fichier PDN',
   import_variant: 'Plateau (si le texte ne le dit pas)',
   import_check: 'Vérifier',
-  import_ok: '{side} au trait, {n} pièces.',
-  import_ok_moves: 'Position après {plies} demi-coups : {side} au trait, {n} pièces.',
+  import_ok: '{side} au trait, {pieces} pièces.',
+  import_ok_moves_one: 'Position après {n} demi-coup : {side} au trait, {pieces} pièces.',
+  import_ok_moves_other: 'Position après {n} demi-coups : {side} au trait, {pieces} pièces.',
   import_initial: 'C’est la position de départ habituelle.',
   import_cpu: 'Jouer contre le CPU',
   import_friend: 'Jouer avec un ami',
@@ -71,6 +80,14 @@ export const EN = {
   replay_exit: 'Back to the game',
   replay_at_start: 'Starting position',
   replay_count: 'Move {n} of {total}',
+  replay_at_end: 'End of the game',
+  replay_start_short: 'Start',
+  replay_back_short: 'Back',
+  replay_forward_short: 'Next',
+  replay_end_short: 'End',
+  replay_play_short: 'Play',
+  replay_pause_short: 'Pause',
+  archive_ended: 'ended on {when}',
   replay_move: '{name}: {move}',
   replay_resign: '{name} resigns',
   replay_draw: 'Draw agreed',
@@ -91,8 +108,9 @@ export const EN = {
   import_file: 'PDN file',
   import_variant: 'Board (if the text does not say)',
   import_check: 'Check',
-  import_ok: '{side} to move, {n} pieces.',
-  import_ok_moves: 'Position after {plies} plies: {side} to move, {n} pieces.',
+  import_ok: '{side} to move, {pieces} pieces.',
+  import_ok_moves_one: 'Position after {n} ply: {side} to move, {pieces} pieces.',
+  import_ok_moves_other: 'Position after {n} plies: {side} to move, {pieces} pieces.',
   import_initial: 'This is the usual starting position.',
   import_cpu: 'Play against the CPU',
   import_friend: 'Play with a friend',
@@ -118,9 +136,7 @@ for (const k of /** @type {LaterKey[]} */ (Object.keys(FR))) FR[k] = frTypo(FR[k
  * @param {LaterKey} key @param {Record<string, string|number>} [params]
  */
 export function tl(key, params) {
-  let s = (lang() === 'en' ? EN : FR)[key] ?? FR[key];
-  if (params) for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
-  return s;
+  return fillIn((lang() === 'en' ? EN : FR)[key] ?? FR[key], params);
 }
 
 /** Why an imported position was refused, from the error's `detail`. @param {any} detail */

@@ -7,6 +7,12 @@
  */
 
 export const FR = {
+  result_review: 'Revoir la partie',
+  download_short: 'Télécharger',
+  reason_resignation_by: '{name} a abandonné.',
+  reason_resignation_by_you: 'Vous avez abandonné.',
+  reason_no_moves_by: '{name} n’a plus de coup légal.',
+  reason_no_moves_by_you: 'Vous n’avez plus de coup légal.',
   // Errors, by code and detail (docs/protocol.md "Errors")
   err_field_out_of_range: '« {label} » : choisissez entre {min} et {max}.',
   err_field_not_allowed: '« {label} » : choisissez parmi {allowed}.',
@@ -15,7 +21,8 @@ export const FR = {
   err_field_conflict: '« {label} » ne peut pas aller avec « {with} ».',
   err_field_other: '« {label} » : valeur refusée.',
   err_five_forbidden: 'À 5 joueurs, activez d’abord « Autoriser 5 joueurs ».',
-  err_too_many_sets: 'À {players} joueurs, {max} jeu(x) de pièces chacun au plus.',
+  err_too_many_sets_one: 'À {players} joueurs, un seul jeu de pièces chacun.',
+  err_too_many_sets_other: 'À {players} joueurs, {n} jeux de pièces chacun au plus.',
   err_fifteen_pieces: '15 pièces : seulement à 2 ou 3 joueurs, avec un seul jeu chacun.',
   err_japanese_players: 'Règles japonaises : {max} joueurs au plus.',
   err_japanese_pieces: 'Règles japonaises : 15 pièces par joueur.',
@@ -91,6 +98,12 @@ export const FR = {
 
 /** @type {Record<keyof typeof FR, string>} */
 export const EN = {
+  result_review: 'Watch it again',
+  download_short: 'Download',
+  reason_resignation_by: '{name} resigned.',
+  reason_resignation_by_you: 'You resigned.',
+  reason_no_moves_by: '{name} has no legal move left.',
+  reason_no_moves_by_you: 'You have no legal move left.',
   err_field_out_of_range: '“{label}”: choose between {min} and {max}.',
   err_field_not_allowed: '“{label}”: choose one of {allowed}.',
   err_field_wrong_type: '“{label}”: invalid value.',
@@ -98,7 +111,8 @@ export const EN = {
   err_field_conflict: '“{label}” cannot go with “{with}”.',
   err_field_other: '“{label}”: value refused.',
   err_five_forbidden: 'For 5 players, first turn on “Allow 5 players”.',
-  err_too_many_sets: 'With {players} players, at most {max} set(s) each.',
+  err_too_many_sets_one: 'With {players} players, one set each.',
+  err_too_many_sets_other: 'With {players} players, at most {n} sets each.',
   err_fifteen_pieces: '15 pieces: only with 2 or 3 players, one set each.',
   err_japanese_players: 'Japanese rules: at most {max} players.',
   err_japanese_pieces: 'Japanese rules: 15 pieces per player.',

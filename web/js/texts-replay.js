@@ -7,7 +7,7 @@
  */
 
 export const FR = {
-  replay_show_move: 'Coup {n}, {name} : {move}. Voir la position',
+  replay_show_move: ', {name} : voir la position',
   notation_cc_help: 'Les trous sont numérotés de 1 à 121, rangée par rangée depuis la pointe du haut (voir les règles). Touchez un coup pour revoir la position.',
   notation_dr_help: 'Notation officielle : les cases foncées numérotées comme sur le plateau. Touchez un coup pour revoir la position.',
   show_holes: 'Numéros des trous',
@@ -17,7 +17,7 @@ export const FR = {
 };
 
 export const EN = {
-  replay_show_move: 'Move {n}, {name}: {move}. Show the position',
+  replay_show_move: ', {name}: show the position',
   notation_cc_help: 'Holes are numbered 1 to 121, row by row from the top point (see the rules). Tap a move to see the position again.',
   notation_dr_help: 'Official notation: the dark squares numbered as on the board. Tap a move to see the position again.',
   show_holes: 'Hole numbers',

@@ -3,7 +3,7 @@
 
 const fr = `
 <h1>Règles</h1>
-<nav class="toc"><a class="btn small" href="#cc">Dames chinoises</a><a class="btn small" href="#draughts">Jeu de dames</a><a class="btn small" href="#platform">Salles de jeu</a><a class="btn small" href="#notation">Notation</a></nav>
+<nav class="toc" aria-label="Sommaire"><a class="btn small" href="#cc">Dames chinoises</a><a class="btn small" href="#draughts">Jeu de dames</a><a class="btn small" href="#platform">Salles de jeu</a><a class="btn small" href="#notation">Notation</a></nav>
 
 <h2 id="cc">Dames chinoises (« Jeu du diamant »)</h2>
 <h3>Le plateau</h3>
@@ -92,7 +92,7 @@ const fr = `
 
 const en = `
 <h1>Rules</h1>
-<nav class="toc"><a class="btn small" href="#cc">Chinese checkers</a><a class="btn small" href="#draughts">Draughts</a><a class="btn small" href="#platform">Game rooms</a><a class="btn small" href="#notation">Notation</a></nav>
+<nav class="toc" aria-label="Contents"><a class="btn small" href="#cc">Chinese checkers</a><a class="btn small" href="#draughts">Draughts</a><a class="btn small" href="#platform">Game rooms</a><a class="btn small" href="#notation">Notation</a></nav>
 
 <h2 id="cc">Chinese checkers</h2>
 <h3>The board</h3>

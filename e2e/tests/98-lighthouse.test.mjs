@@ -1,0 +1,59 @@
+// Lighthouse 12, mobile preset, Debian's Chromium (issue 23): the home page, a room's lobby, a
+// game in progress, a replay page and the rules page score 100 in accessibility, best practices
+// and SEO and at least 95 in performance (the median of three runs). Seen as a visitor: Lighthouse
+// opens each page in a browser of its own, without the players' cookies.
+import { assert, newPerson, resign, roomCode } from '../lib.mjs';
+import { lighthouseBrowser, scoresOf } from '../lighthouse.mjs';
+
+/** Runs Lighthouse on `path` and checks the scores. */
+async function check(base, path, label) {
+  const lh = await lighthouseBrowser();
+  try {
+    const { scores, perfRuns, failing } = await scoresOf(lh.port, base + path);
+    console.log(`# lighthouse ${label}: ${JSON.stringify(scores)} (performance runs ${perfRuns.join(', ')}; first run's costs: ${failing.join('; ')})`);
+    for (const k of ['accessibility', 'best-practices', 'seo']) assert(scores[k] === 100, `${label}: ${k} ${scores[k]} (${failing.join('; ')})`);
+    assert(scores.performance >= 95, `${label}: performance ${scores.performance} (runs ${perfRuns}; ${failing.join('; ')})`);
+  } finally {
+    await lh.close();
+  }
+}
+
+/** A game against the CPU, waiting for its creator's first move. */
+async function cpuGame(browser, track, base, game) {
+  const { ctx, page } = await newPerson(browser, { name: 'Zoé' });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click(`[data-action=cpu-${game}]`);
+  await page.click('dialog [data-value=play]');
+  await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  await page.locator('.status.mine').waitFor();
+  return { page, code: page.url().split('/r/')[1] };
+}
+
+test('lighthouse: the home page', async ({ base }) => {
+  await check(base, '/', 'home');
+});
+
+test('lighthouse: the rules page', async ({ base }) => {
+  await check(base, '/rules', 'rules');
+});
+
+test('lighthouse: a room’s lobby', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { name: 'Alice' });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click('[data-action=friends-draughts]');
+  await page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+  await check(base, `/r/${await roomCode(page)}`, 'lobby');
+});
+
+test('lighthouse: a game in progress', async ({ base, browser, track }) => {
+  const { code } = await cpuGame(browser, track, base, 'draughts');
+  await check(base, `/r/${code}`, 'game');
+});
+
+test('lighthouse: a replay page', async ({ base, browser, track }) => {
+  const { page, code } = await cpuGame(browser, track, base, 'cc');
+  await resign(page);
+  await check(base, `/r/${code}/1`, 'replay');
+});
