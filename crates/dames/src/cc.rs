@@ -44,6 +44,10 @@ pub struct AloneArgs {
     /// Seeds to play (one crossing each: the root order among equal moves depends on it).
     #[arg(long, default_value_t = 1)]
     seeds: u64,
+    /// Build the planner's tables first (`dames_ai::warm_up`, as a server does at start) and
+    /// say how long that took; without it the first move of the process finds them unbuilt.
+    #[arg(long)]
+    warm_up: bool,
 }
 
 /// Arguments of `dames cc solve`. By default a beam search and the pilot method over it: an
@@ -396,12 +400,18 @@ fn run_alone(args: &AloneArgs) -> anyhow::Result<()> {
         nodes: args.nodes,
         depth: None,
     };
+    if args.warm_up {
+        let started = Instant::now();
+        dames_ai::warm_up();
+        println!("warm-up: {:.1} s", started.elapsed().as_secs_f64());
+    }
     let mut lengths = Vec::new();
     for seed in 1..=args.seeds {
         let started = Instant::now();
         let mut game = Solitaire::start().to_game();
         let mut moves = Vec::new();
         let mut nodes = 0;
+        let mut first_move = None;
         while !game.is_over() && moves.len() < 200 {
             let limits = Limits {
                 time: std::time::Duration::from_millis(args.ms.max(1)),
@@ -411,6 +421,7 @@ fn run_alone(args: &AloneArgs) -> anyhow::Result<()> {
             let a = dames_ai::cc::analyse(&game, level, &limits, &budget)
                 .context("the level found no move")?;
             nodes += a.nodes;
+            first_move.get_or_insert(started.elapsed());
             game.play(a.best)
                 .with_context(|| format!("{} refused by the rules engine", a.best))?;
             moves.push(a.best);
@@ -425,9 +436,10 @@ fn run_alone(args: &AloneArgs) -> anyhow::Result<()> {
             .map(|m| format!("{} {}", m.from, m.to))
             .collect();
         println!(
-            "seed {seed}: across in {} moves ({nodes} nodes, {:.1} s): {}",
+            "seed {seed}: across in {} moves ({nodes} nodes, {:.1} s, the first move {:.2} s): {}",
             moves.len(),
             started.elapsed().as_secs_f64(),
+            first_move.unwrap_or_default().as_secs_f64(),
             line.join(", ")
         );
         lengths.push(moves.len());
