@@ -11,6 +11,11 @@
 //! move far beyond its time as a loss. It prints each game, then A's score, W/D/L, the 95 %
 //! Wilson interval, the Elo difference and each engine's time and depth a move, with the load
 //! average of the machine (shared machines make time-limited matches noisy).
+//!
+//! With `--sprt ELO0,ELO1` the match is a sequential test ([`Sprt`]): after every pair of games
+//! the log-likelihood ratio of the pairs' results (pentanomial) is printed, and the match stops
+//! as soon as it crosses a bound (H1: A is at least ELO1 stronger; H0: at most ELO0), or after
+//! `--games` without a verdict.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -22,7 +27,7 @@ use anyhow::{bail, Context};
 use dames_ai::Rng;
 use draughts::{Color, Game, MoveInfo, Role, Rules, Variant};
 
-use crate::score::{elo, wilson};
+use crate::score::{elo, wilson, Sprt, Verdict};
 
 /// Options of `dames match`.
 #[derive(clap::Args)]
@@ -68,6 +73,29 @@ pub struct Args {
     /// Plies after which a game is scored a draw (the FMJD counters end games long before).
     #[arg(long, default_value_t = 1000)]
     max_plies: usize,
+    /// A sequential test of H0 "A − B ≤ ELO0" against H1 "A − B ≥ ELO1" (logistic Elo, e.g.
+    /// `0,20`): stop when the log-likelihood ratio crosses a bound, `--games` at most.
+    #[arg(long, value_parser = parse_elo_pair, allow_hyphen_values = true)]
+    sprt: Option<(f64, f64)>,
+    /// The SPRT's chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+}
+
+/// `ELO0,ELO1` with ELO0 < ELO1.
+fn parse_elo_pair(text: &str) -> Result<(f64, f64), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: ELO0,ELO1 expected"))?;
+    let parse = |t: &str| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}"));
+    let (elo0, elo1) = (parse(a)?, parse(b)?);
+    if elo0 >= elo1 {
+        return Err(format!("ELO0 ({elo0}) must be below ELO1 ({elo1})"));
+    }
+    Ok((elo0, elo1))
 }
 
 /// A Hub engine running as a subprocess.
@@ -328,6 +356,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(_) => Duration::from_secs(600),
         None => Duration::from_secs_f64(args.move_time * 5.0 + 2.0),
     };
+    let sprt = args.sprt.map(|(elo0, elo1)| Sprt {
+        elo0,
+        elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+    });
     let load_before = load_average();
     let started = Instant::now();
     let mut engines = [
@@ -341,6 +375,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         2 * pairs,
         pairs
     );
+    if let Some(t) = &sprt {
+        let (lower, upper) = t.bounds();
+        println!(
+            "SPRT: H0 A − B ≤ {} Elo, H1 A − B ≥ {} Elo (logistic), α {} β {}, bounds {lower:.2} {upper:.2}",
+            t.elo0, t.elo1, t.alpha, t.beta
+        );
+    }
     let mut usage = [Usage::default(); 2];
     let mut scores = Vec::new();
     let mut pdn = String::new();
@@ -394,6 +435,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if played.reason.contains("exited") {
             bail!("{}", played.reason);
         }
+        if let (Some(t), 1) = (&sprt, g % 2) {
+            let llr = t.llr(&pentanomial(&scores));
+            println!("pair {:>3}: LLR {llr:.2}", g / 2 + 1);
+            if t.verdict(llr).is_some() {
+                break;
+            }
+        }
     }
     if let Some(path) = &args.pdn {
         std::fs::write(path, pdn).with_context(|| format!("writing {}", path.display()))?;
@@ -401,7 +449,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let names = [engines[0].name.clone(), engines[1].name.clone()];
     drop(engines);
     summary(&names, &scores, &usage, started.elapsed(), &load_before);
+    if let Some(t) = &sprt {
+        println!("{}", sprt_summary(t, &scores));
+    }
     Ok(())
+}
+
+/// Pairs of games (A White then A Black on one opening) by A's points in the pair: 0, ½, 1,
+/// 1½, 2 (an unfinished last pair is left out).
+fn pentanomial(scores: &[f64]) -> [u64; 5] {
+    let mut counts = [0; 5];
+    for pair in scores.chunks_exact(2) {
+        counts[((pair[0] + pair[1]) * 2.0).round() as usize] += 1;
+    }
+    counts
+}
+
+/// The SPRT's last lines: the pairs, the LLR, its bounds and the verdict.
+fn sprt_summary(t: &Sprt, scores: &[f64]) -> String {
+    let counts = pentanomial(scores);
+    let llr = t.llr(&counts);
+    let (lower, upper) = t.bounds();
+    let verdict = match t.verdict(llr) {
+        Some(Verdict::H1) => format!("H1 accepted: A is at least {} Elo stronger", t.elo1),
+        Some(Verdict::H0) => format!("H0 accepted: A is at most {} Elo stronger", t.elo0),
+        None => format!("no verdict after {} games", scores.len()),
+    };
+    format!(
+        "SPRT [{}, {}]: pairs scoring 0 / ½ / 1 / 1½ / 2: {} / {} / {} / {} / {}\n\
+         LLR {llr:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
+        t.elo0, t.elo1, counts[0], counts[1], counts[2], counts[3], counts[4]
+    )
 }
 
 /// The moves of every opening: from the file, or `random_plies` seeded random moves.
@@ -591,5 +669,24 @@ mod tests {
         assert!(find_move(&game, "28x19x23").is_some());
         assert!(find_move(&game, "28x19x24").is_none());
         assert!(find_move(&game, "31-26x").is_none());
+    }
+
+    #[test]
+    fn sprt_options_and_pairs() {
+        assert_eq!(parse_elo_pair("0,20"), Ok((0.0, 20.0)));
+        assert_eq!(parse_elo_pair("-5, 15"), Ok((-5.0, 15.0)));
+        assert!(parse_elo_pair("20,0").is_err() && parse_elo_pair("5").is_err());
+        // Pairs: 2, 1½, ½, 1, 1 (the odd last game is left out).
+        let scores = [1.0, 1.0, 1.0, 0.5, 0.0, 0.5, 0.5, 0.5, 1.0, 0.0, 1.0];
+        assert_eq!(pentanomial(&scores), [0, 1, 2, 1, 1]);
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let text = sprt_summary(&t, &scores);
+        assert!(text.contains("0 / 1 / 2 / 1 / 1"), "{text}");
+        assert!(text.contains("no verdict after 11 games"), "{text}");
     }
 }

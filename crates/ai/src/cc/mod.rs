@@ -74,9 +74,16 @@ pub fn analyse_with(
     if moves.is_empty() {
         return None;
     }
+    let waited;
+    let mut limits = limits;
     if level == Level::Expert {
-        if let Some(a) = alone(game, limits) {
-            return Some(a);
+        match alone(game, limits) {
+            Alone::Planned(a) => return Some(a),
+            Alone::NotReady(rest) => {
+                waited = rest;
+                limits = &waited;
+            }
+            Alone::No => {}
         }
     }
     let mut rng = Rng::new(limits.seed ^ game.hash());
@@ -135,15 +142,51 @@ pub fn analyse_with(
 /// Positions a level of the crossing planner keeps (`solitaire::beam`).
 const ALONE_BEAM: usize = 1_000;
 
+/// What Expert does alone on the board.
+enum Alone {
+    /// Not alone (or no plan): the ordinary search.
+    No,
+    /// The first move of the planned crossing.
+    Planned(Analysis<Move>),
+    /// The planner's tables were not built within half the budget (they are being built in
+    /// the background): the ordinary search, with these limits (what is left of the time).
+    NotReady(Limits),
+}
+
 /// Expert alone on the board (the crossing puzzle, « Défi solitaire »): the first move of a short
 /// crossing planned to the end (`solitaire::beam`), instead of a search whose horizon ends long
-/// before the goal (docs/ai.md, "The crossing puzzle"). `None` if the side to move is not alone.
-fn alone(game: &Game, limits: &Limits) -> Option<Analysis<Move>> {
+/// before the goal (docs/ai.md, "The crossing puzzle"). The planner needs the rows tables (about
+/// 11 s to build, once per process: [`crate::warm_up`]); if they are not built yet, their build
+/// starts in the background and the move waits for it half its budget at most, then searches.
+fn alone(game: &Game, limits: &Limits) -> Alone {
     let started = std::time::Instant::now();
-    let (position, mirrored) = solitaire::from_game(game)?;
-    if limits.cancelled() {
-        return None;
+    let Some((position, mirrored)) = solitaire::from_game(game) else {
+        return Alone::No;
+    };
+    if !solitaire::wait_warm(started + limits.budget() / 2, || limits.cancelled()) {
+        let left = limits.budget().saturating_sub(started.elapsed());
+        return Alone::NotReady(Limits {
+            time: left.max(std::time::Duration::from_millis(1)),
+            ..limits.clone()
+        });
     }
+    if limits.cancelled() {
+        return Alone::No;
+    }
+    match plan(game, position, mirrored, started) {
+        Some(a) => Alone::Planned(a),
+        None => Alone::No,
+    }
+}
+
+/// The first move of a crossing planned from `position` (the puzzle as `game` shows it,
+/// `mirrored` if its moves must be mirrored back).
+fn plan(
+    game: &Game,
+    position: chinese_checkers::Solitaire,
+    mirrored: bool,
+    started: std::time::Instant,
+) -> Option<Analysis<Move>> {
     let crossing = solitaire::beam(position, ALONE_BEAM, 60)?;
     let unmirror = |m: Move| {
         if mirrored {

@@ -19,6 +19,10 @@
 //! - [`Solver::shortest`], from any position: IDA* with the rows distance to the goal, exact
 //!   (it proves that nothing shorter exists) but exponential in the length: fast for the end of
 //!   a crossing, out of reach for a whole one (`--prove` of `dames cc solve` can try).
+//!
+//! And the answer in seconds, not exhaustive: [`beam`] and [`pilot`] (the default of `dames cc
+//! solve`, and Expert's plan alone on the board). Every search needs the rows tables, built
+//! once per process ([`warm_up`]).
 
 pub(crate) mod rows;
 
@@ -80,6 +84,32 @@ pub enum Unsolved {
     OutOfNodes,
 }
 
+/// What a long search reports as it goes ([`Solver::on_progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Still searching for a crossing of `length` moves, `nodes` positions searched so far (every
+    /// [`PROGRESS_EVERY`] positions).
+    Searching {
+        /// The crossing length being searched.
+        length: u32,
+        /// Positions searched since the search began.
+        nodes: u64,
+    },
+    /// No crossing of `length` moves: the search goes on with one move more.
+    Exhausted {
+        /// The crossing length searched to the end.
+        length: u32,
+        /// Positions searched since the search began.
+        nodes: u64,
+    },
+}
+
+/// Positions between two [`Progress::Searching`] reports.
+pub const PROGRESS_EVERY: u64 = 1 << 24;
+
+/// Where a search reports its progress.
+type Report = Option<Box<dyn FnMut(Progress) + Send>>;
+
 /// The solver: the rows tables (built once, a few seconds) and the table of searched positions.
 pub struct Solver {
     to_goal: Bounds,
@@ -87,7 +117,7 @@ pub struct Solver {
     nodes: u64,
     node_limit: u64,
     forward_only: bool,
-    progress: Option<Box<dyn FnMut(u32, u64) + Send>>,
+    progress: Report,
 }
 
 impl Default for Solver {
@@ -114,16 +144,16 @@ impl Solver {
         }
     }
 
-    /// Calls `f(length, nodes)` after each length searched without a crossing (the positions
-    /// searched so far).
-    pub fn on_progress(&mut self, f: impl FnMut(u32, u64) + Send + 'static) {
+    /// Calls `f` every [`PROGRESS_EVERY`] positions and after each length searched without a
+    /// crossing (the exact searches can run for hours).
+    pub fn on_progress(&mut self, f: impl FnMut(Progress) + Send + 'static) {
         self.progress = Some(Box::new(f));
     }
 
     fn report(&mut self, length: u32) {
         let nodes = self.nodes;
         if let Some(f) = &mut self.progress {
-            f(length, nodes);
+            f(Progress::Exhausted { length, nodes });
         }
     }
 
@@ -174,6 +204,7 @@ impl Solver {
                 seen: &mut self.seen,
                 nodes: &mut self.nodes,
                 node_limit: self.node_limit,
+                progress: &mut self.progress,
                 path: Vec::with_capacity(half as usize),
                 buffers: move_buffers(half),
             };
@@ -209,6 +240,7 @@ impl Solver {
                 seen: &mut self.seen,
                 nodes: &mut self.nodes,
                 node_limit: self.node_limit,
+                progress: &mut self.progress,
                 path: Vec::with_capacity(bound as usize),
                 buffers: move_buffers(bound),
             };
@@ -228,6 +260,45 @@ impl Solver {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+}
+
+/// Builds the rows tables to the goal if no one has yet (about 11 s of one core, 10.6 MB kept
+/// for the process): the solver, [`beam`] and Expert alone on the board need them, and build
+/// them on first use otherwise. Blocking; other threads that need the tables meanwhile wait for
+/// this build instead of starting their own.
+pub fn warm_up() {
+    rows::to_goal();
+    rows::to_goal_sideways();
+}
+
+/// Whether the rows tables are built (a crossing can be planned at once).
+pub fn is_warm() -> bool {
+    rows::built()
+}
+
+/// Starts [`warm_up`] in a thread of its own, once per process (later calls do nothing).
+pub fn warm_up_in_background() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        std::thread::Builder::new()
+            .name("dames-ai warm-up".into())
+            .spawn(warm_up)
+            .map(drop)
+            .unwrap_or_else(|_| warm_up());
+    });
+}
+
+/// Waits until the rows tables are built, at most until `deadline` or until `cancelled` says
+/// so (starting their build in the background if no one has); whether they are.
+pub fn wait_warm(deadline: std::time::Instant, cancelled: impl Fn() -> bool) -> bool {
+    if is_warm() {
+        return true;
+    }
+    warm_up_in_background();
+    while !is_warm() && !cancelled() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    is_warm()
 }
 
 /// The crossing puzzle seen in `game`, if the side to move is alone on the board: its ten
@@ -428,6 +499,7 @@ struct Half<'a> {
     seen: &'a mut Seen,
     nodes: &'a mut u64,
     node_limit: u64,
+    progress: &'a mut Report,
     path: Vec<Move>,
     /// The move list of each depth, allocated once.
     buffers: Vec<Vec<(i32, Move)>>,
@@ -441,10 +513,7 @@ impl Half<'_> {
         position: Solitaire,
         depth: u32,
     ) -> Result<Option<Option<Move>>, Unsolved> {
-        *self.nodes += 1;
-        if *self.nodes > self.node_limit {
-            return Err(Unsolved::OutOfNodes);
-        }
+        count(self.nodes, self.node_limit, self.progress, self.length)?;
         if depth == self.half {
             return Ok(self.meets(position));
         }
@@ -503,6 +572,24 @@ impl Half<'_> {
     }
 }
 
+/// Counts a position searched for a crossing of `length` moves: an error past the node limit, a
+/// report every [`PROGRESS_EVERY`] positions.
+fn count(nodes: &mut u64, limit: u64, progress: &mut Report, length: u32) -> Result<(), Unsolved> {
+    *nodes += 1;
+    if *nodes > limit {
+        return Err(Unsolved::OutOfNodes);
+    }
+    if *nodes % PROGRESS_EVERY == 0 {
+        if let Some(f) = progress {
+            f(Progress::Searching {
+                length,
+                nodes: *nodes,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// One bound of IDA*.
 struct Deepening<'a> {
     to_goal: Bounds,
@@ -510,6 +597,7 @@ struct Deepening<'a> {
     seen: &'a mut Seen,
     nodes: &'a mut u64,
     node_limit: u64,
+    progress: &'a mut Report,
     path: Vec<Move>,
     /// The move list of each depth, allocated once.
     buffers: Vec<Vec<(i32, Move)>>,
@@ -517,10 +605,7 @@ struct Deepening<'a> {
 
 impl Deepening<'_> {
     fn search(&mut self, position: Solitaire, depth: u32) -> Result<bool, Unsolved> {
-        *self.nodes += 1;
-        if *self.nodes > self.node_limit {
-            return Err(Unsolved::OutOfNodes);
-        }
+        count(self.nodes, self.node_limit, self.progress, self.bound)?;
         if position.is_crossed() {
             return Ok(true);
         }

@@ -183,11 +183,21 @@ pub(crate) fn for_each_neighbour(spread: &Spread, mut f: impl FnMut(&Spread)) {
     }
 }
 
+/// The table of [`to_goal`], once built.
+static TO_GOAL: std::sync::OnceLock<RowTable> = std::sync::OnceLock::new();
+/// The table of [`to_goal_sideways`], once built.
+static TO_GOAL_SIDEWAYS: std::sync::OnceLock<RowTable> = std::sync::OnceLock::new();
+
+/// Whether both tables to the goal are built (so that [`to_goal`] and [`to_goal_sideways`]
+/// answer at once).
+pub(crate) fn built() -> bool {
+    TO_GOAL.get().is_some() && TO_GOAL_SIDEWAYS.get().is_some()
+}
+
 /// The relaxed distances to the goal (ten pieces in the destination camp, rows 13–16), built
 /// once (about 5 MB) and shared by the solver and the race term of the evaluation.
 pub(crate) fn to_goal() -> &'static RowTable {
-    static TABLE: std::sync::OnceLock<RowTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
+    TO_GOAL.get_or_init(|| {
         let goal = spread(Solitaire::goal());
         RowTable::build(|s| *s == goal)
     })
@@ -198,8 +208,7 @@ pub(crate) fn to_goal() -> &'static RowTable {
 /// serves both): a second bound, as admissible as the first, that sees the pieces' sideways
 /// shifts. The bound of a position is the largest of the three.
 pub(crate) fn to_goal_sideways() -> &'static RowTable {
-    static TABLE: std::sync::OnceLock<RowTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
+    TO_GOAL_SIDEWAYS.get_or_init(|| {
         let goal = spread_on(Solitaire::goal(), 0);
         debug_assert_eq!(goal, spread_on(Solitaire::goal(), 1));
         RowTable::build(|s| *s == goal)
