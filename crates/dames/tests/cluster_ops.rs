@@ -217,12 +217,23 @@ async fn the_room_creation_limit_holds_across_nodes() {
     let cluster = start(3, &[]);
     let nodes = cluster.nodes();
     let http = reqwest::Client::new();
+    // The browser's id as one node issued it: every node recognises it (one key for all).
+    let first = http.get(format!("{}/", nodes[0].base())).send().await.unwrap();
+    let issued = first
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("dames_client="))
+        .and_then(|v| v.split(';').next())
+        .unwrap()
+        .to_owned();
     // One browser creating rooms on each node in turn: the single node's burst (30), not thrice.
     let mut created = 0;
     for i in 0..45 {
         let answer = http
             .post(format!("{}/api/rooms", nodes[i % 3].base()))
-            .header("cookie", "dames_client=c0ffee0000000000000000000000cafe")
+            .header("cookie", &issued)
             .json(&json!({"game": "draughts", "name": "Ana"}))
             .send()
             .await

@@ -794,6 +794,12 @@ impl Room {
             .any(|s| matches!(s.occupant, Occupant::Cpu(_)))
     }
 
+    /// Whether a CPU plays in this room: holding a seat, or standing in for an away person.
+    /// What the caps on games against CPUs count.
+    pub fn cpu_plays(&self) -> bool {
+        self.has_cpu() || self.seats.iter().any(|s| s.stand_in.is_some())
+    }
+
     /// The seat to move when it is a CPU's turn (a CPU seat, or a person's a CPU stands in
     /// for): (seat, level).
     pub fn cpu_to_move(&self) -> Option<(usize, Level)> {

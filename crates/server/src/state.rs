@@ -19,6 +19,19 @@ use dames_store::{self, Store};
 /// Name in `server_keys` of the key hashing the addresses that start games against CPUs.
 const ADDRESS_KEY: &str = "cpu_address_key";
 
+/// Name in `server_keys` of the key signing the browsers' `dames_client` ids (crate::http).
+const CLIENT_KEY: &str = "client_cookie_key";
+
+/// The server key `name`, made once for the whole deployment (every node reads the same).
+async fn server_key(store: &Arc<dyn Store>, name: &'static str) -> Result<String, AppError> {
+    let keys = store.clone();
+    crate::live::blocking(move || match keys.server_key(name)? {
+        Some(key) => Ok(key),
+        None => keys.init_server_key(name, &dames_room::token::random_hex128()),
+    })
+    .await
+}
+
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -41,6 +54,8 @@ pub struct AppState {
     pub streams: Arc<Streams>,
     /// The other nodes, through Redis (`--redis`); `None`: this node is alone.
     pub cluster: Option<Arc<Cluster>>,
+    /// The key signing the browsers' ids in their cookie (`dames_room::token::signed_client_id`).
+    pub client_key: Arc<str>,
 }
 
 impl AppState {
@@ -77,13 +92,8 @@ impl AppState {
             rooms.start_fanout();
         }
         // The key of the addresses' hashes of games against CPUs (crate::live::cpu).
-        let keys = store.clone();
-        let key = crate::live::blocking(move || match keys.server_key(ADDRESS_KEY)? {
-            Some(key) => Ok(key),
-            None => keys.init_server_key(ADDRESS_KEY, &dames_room::token::random_hex128()),
-        })
-        .await?;
-        rooms.set_address_key(key);
+        rooms.set_address_key(server_key(&store, ADDRESS_KEY).await?);
+        rooms.set_cpu_caps(&config.limits);
         let restored = rooms.restore_all().await?;
         tracing::info!("restored {restored} unfinished rooms");
         let streams = Arc::new(Streams::new(config.limits.enabled));
@@ -94,8 +104,10 @@ impl AppState {
             },
         ));
         let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
+        let client_key = server_key(&store, CLIENT_KEY).await?.into();
         Ok(Self {
             cluster,
+            client_key,
             streams,
             rooms,
             store,

@@ -217,3 +217,56 @@ async fn the_caps_on_games_against_cpus_still_count_the_games_being_played_after
     (server.browser(cy).post("/api/rooms", vs_cpu.clone()).await)
         .expect_error(429, "too_many_cpu_games");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creations_racing_for_the_last_places_against_cpus_never_pass_the_cap() {
+    let server = Server::start_with(|c| c.limits.enabled = true).await;
+    let ana = "a0000000000000000000000000000001";
+    let vs_cpu = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
+    // 15 creations at once from one browser (cap 5): checked and counted in one step.
+    let answers = futures_util::future::join_all(
+        (0..15).map(|_| async { server.browser(ana).post("/api/rooms", vs_cpu.clone()).await }),
+    )
+    .await;
+    let created = answers.iter().filter(|a| a.status == 201).count();
+    assert_eq!(created, 5, "{:?}", answers.iter().map(|a| &a.body).collect::<Vec<_>>());
+    for refused in answers.iter().filter(|a| a.status != 201) {
+        refused.expect_error(429, "too_many_cpu_games");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stand_in_cpu_counts_as_a_game_against_cpus() {
+    let server = Server::start_with(|c| {
+        c.limits.enabled = true;
+        c.limits.cpu_games_per_client = 1;
+    })
+    .await;
+    let ana = "a0000000000000000000000000000001";
+    let mut vs_cpu = server.browser(ana);
+    vs_cpu
+        .create(json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}}))
+        .await;
+    // Ana, at her cap, hosts a game whose second seat is taken by a browser that never
+    // connects; once that seat is away she may not hand it to a CPU.
+    let mut host = server.browser(ana);
+    host.create(json!({"game": "draughts", "name": "Ana", "settings": {"away_after": 5}}))
+        .await;
+    let code = host.code.clone().unwrap();
+    server.client().join(&code, "Bo").await;
+    let room = host.start().await;
+    // Ana (White) moves; Bo, who never opened the room, is away on his turn.
+    host.play(random_draughts_move(&room, &mut Lcg(3)))
+        .await
+        .ok();
+    tokio::time::sleep(Duration::from_millis(5_300)).await;
+    let stand_in = json!({"seat": 1, "action": "cpu", "level": "expert"});
+    host.act("away", stand_in.clone())
+        .await
+        .expect_error(429, "too_many_cpu_games");
+    assert_eq!(host.room().await["seats"][1].get("stand_in"), None);
+    // Her game against the CPU over, the place is free.
+    vs_cpu.act("resign", json!({})).await.ok();
+    host.act("away", stand_in).await.ok();
+    assert_eq!(host.room().await["seats"][1]["stand_in"], "expert");
+}

@@ -94,6 +94,108 @@ async fn https_public_url_sends_strict_transport_security_and_http_does_not() {
     assert!(!res.headers().contains_key("strict-transport-security"));
 }
 
+/// The `name=value` of the `Set-Cookie` headers of `res` whose name starts with `prefix`, with
+/// their attributes.
+fn set_cookies(res: &reqwest::Response, prefix: &str) -> Vec<String> {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter(|v| v.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_browser_id_the_server_did_not_issue_is_refused_and_replaced() {
+    let server = Server::start().await;
+    let planted = "dames_client=c0ffee0000000000000000000000cafe";
+    let http = reqwest::Client::new();
+    let res = http
+        .post(format!("{}/api/rooms", server.base))
+        .header("cookie", planted)
+        .json(&json!({"game": "cc", "name": "Ana"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    // A fresh, signed id replaces the planted one…
+    let issued = set_cookies(&res, "dames_client=");
+    assert_eq!(issued.len(), 1, "{issued:?}");
+    let issued = issued[0].split(';').next().unwrap().to_owned();
+    assert!(!issued.contains("c0ffee"), "{issued}");
+    assert!(issued.contains('.'), "{issued}");
+    // …and the room is that browser's, not the planted id's: whoever planted it reads nothing.
+    let rooms = |cookie: String| {
+        let req = http
+            .get(format!("{}/api/me/rooms", server.base))
+            .header("cookie", cookie);
+        async move { req.send().await.unwrap().json::<serde_json::Value>().await.unwrap() }
+    };
+    assert_eq!(rooms(planted.into()).await["rooms"], json!([]));
+    assert_eq!(rooms(issued.clone()).await["rooms"].as_array().unwrap().len(), 1);
+    // A signed id with a changed digit is refused as well.
+    let mut forged = issued.into_bytes();
+    let last = forged.len() - 1;
+    forged[last] = if forged[last] == b'0' { b'1' } else { b'0' };
+    let forged = String::from_utf8(forged).unwrap();
+    assert_eq!(rooms(forged).await["rooms"], json!([]));
+}
+
+#[tokio::test]
+async fn over_https_the_cookies_carry_the_host_prefix_and_only_those_are_read() {
+    let server = Server::start_with(|c| c.public_url = Some("https://dames.example".into())).await;
+    let http = reqwest::Client::new();
+    let res = http
+        .post(format!("{}/api/rooms", server.base))
+        .json(&json!({"game": "cc", "name": "Ana"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let client = set_cookies(&res, "__Host-dames_client=");
+    let seat = set_cookies(&res, "__Host-dames_seat_");
+    assert_eq!((client.len(), seat.len()), (1, 1), "{client:?} {seat:?}");
+    for cookie in [&client[0], &seat[0]] {
+        let attributes: Vec<&str> = cookie.split(';').map(str::trim).collect();
+        assert!(attributes.contains(&"Secure"), "{cookie}");
+        assert!(attributes.contains(&"Path=/"), "{cookie}");
+        assert!(attributes.contains(&"HttpOnly"), "{cookie}");
+        assert!(!cookie.to_lowercase().contains("domain="), "{cookie}");
+    }
+    assert!(set_cookies(&res, "dames_").is_empty(), "no unprefixed cookie");
+    let body: serde_json::Value = res.json().await.unwrap();
+    let code = body["room"]["code"].as_str().unwrap().to_owned();
+    let cookies = format!(
+        "{}; {}",
+        client[0].split(';').next().unwrap(),
+        seat[0].split(';').next().unwrap()
+    );
+    // The prefixed seat cookie proves the seat: the host may start the game's settings change.
+    let mine = http
+        .get(format!("{}/api/rooms/{code}", server.base))
+        .header("cookie", &cookies)
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    assert_eq!(mine["you"], 0, "{mine}");
+    // The same values without the prefix (as a sibling subdomain could set them) are ignored.
+    let unprefixed = cookies.replace("__Host-", "");
+    let theirs = http
+        .get(format!("{}/api/rooms/{code}", server.base))
+        .header("cookie", &unprefixed)
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    assert_eq!(theirs["you"], serde_json::Value::Null, "{theirs}");
+}
+
 #[tokio::test]
 async fn the_qr_code_made_from_the_host_header_is_never_cached_publicly() {
     let server = Server::start().await;

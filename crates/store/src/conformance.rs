@@ -128,6 +128,17 @@ pub(super) fn a_commit_round_trips(store: &dyn Store) {
     );
 }
 
+pub(super) fn versions_reads_the_stored_version_of_each_room_that_exists(store: &dyn Store) {
+    create(store, &room("AAAAAA", "playing", 10), vec![seat(0, "c")]);
+    create(store, &room("BBBBBB", "lobby", 10), vec![seat(0, "c")]);
+    store.commit(&a_move("AAAAAA", 2, Some("m1"))).unwrap();
+    let codes = ["AAAAAA", "ZZZZZZ", "BBBBBB"].map(String::from);
+    let mut found = store.versions(&codes).unwrap();
+    found.sort();
+    assert_eq!(found, vec![("AAAAAA".into(), 2), ("BBBBBB".into(), 1)]);
+    assert!(store.versions(&[]).unwrap().is_empty());
+}
+
 pub(super) fn a_state_write_changes_only_the_play_columns(store: &dyn Store) {
     let r = room("AAAAAA", "playing", 10);
     create(store, &r, vec![seat(0, "c")]);
@@ -541,6 +552,7 @@ macro_rules! conformance {
             conformance!(@tests $make;
                 a_commit_round_trips,
                 a_state_write_changes_only_the_play_columns,
+                versions_reads_the_stored_version_of_each_room_that_exists,
                 a_repeated_move_id_log_entry_or_event_is_refused,
                 of_two_changes_from_one_version_only_the_first_applies,
                 a_batch_is_all_or_nothing,

@@ -180,6 +180,17 @@ impl RoomStore for MemoryStore {
         Ok(self.mem().rooms.contains_key(code))
     }
 
+    fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let mem = self.mem();
+        Ok(codes
+            .iter()
+            .filter_map(|code| {
+                let room = mem.rooms.get(code)?;
+                Some((code.clone(), room.row.state.version))
+            })
+            .collect())
+    }
+
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .mem()

@@ -118,6 +118,9 @@ pub trait RoomStore: Send + Sync + 'static {
     fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
     /// Whether a room has this code.
     fn exists(&self, code: &str) -> Result<bool, StoreError>;
+    /// The stored version of each of these rooms that exists (in any order): how a node of a
+    /// cluster finds, in one query, the rooms it holds that another node changed.
+    fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError>;
     /// Codes of the rooms whose game is not finished (restored on start).
     fn live_codes(&self) -> Result<Vec<String>, StoreError>;
     /// Events of a room with `since < version <= up_to`, in order.

@@ -83,9 +83,10 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// The `dames_client` cookie of the caller (set by [`client_cookie`] when missing).
+/// The `dames_client` id of the caller (set by [`client_cookie`] when missing), and whether the
+/// cookies' names carry the `__Host-` prefix ([`cookie_name`]).
 #[derive(Clone, Debug)]
-pub struct ClientId(pub String);
+pub struct ClientId(pub String, pub bool);
 
 /// Who is calling: address, browser identity and the raw headers (for seat tokens).
 #[derive(Clone, Debug)]
@@ -93,8 +94,10 @@ pub struct Caller {
     /// The client's IP address: the peer's, or the one a trusted proxy forwarded for (the
     /// rate-limit key with the client id, per /64 for IPv6).
     pub ip: IpAddr,
-    /// The `dames_client` cookie.
+    /// The `dames_client` id (the cookie's value without its signature).
     pub client: String,
+    /// Whether cookies are named with the `__Host-` prefix (served over https).
+    secure: bool,
     headers: HeaderMap,
 }
 
@@ -111,14 +114,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
             .extensions
             .get::<crate::net::client_ip::ClientIp>()
             .map_or(peer, |c| c.0);
-        let client = parts
+        let (client, secure) = parts
             .extensions
             .get::<ClientId>()
-            .map(|c| c.0.clone())
+            .map(|c| (c.0.clone(), c.1))
             .unwrap_or_default();
         Ok(Self {
             ip,
             client,
+            secure,
             headers: parts.headers.clone(),
         })
     }
@@ -130,6 +134,7 @@ impl Caller {
         Self {
             ip,
             client,
+            secure: false,
             headers,
         }
     }
@@ -140,7 +145,7 @@ impl Caller {
     /// # Errors
     /// `token_mismatch` if both are present and differ.
     pub fn seat_token(&self, code: &str) -> Result<Option<String>, AppError> {
-        let cookie = cookie(&self.headers, &seat_cookie_name(code));
+        let cookie = cookie(&self.headers, &seat_cookie_name(code, self.secure));
         let bearer = self
             .headers
             .get(header::AUTHORIZATION)
@@ -168,9 +173,20 @@ impl Caller {
     }
 }
 
-/// Name of the seat cookie of room `code`.
-pub fn seat_cookie_name(code: &str) -> String {
-    format!("dames_seat_{code}")
+/// The name of cookie `name` as set: with the `__Host-` prefix when served over https
+/// (`secure`), which browsers accept only from this very host, `Secure`, with `Path=/` and no
+/// `Domain`, so that no sibling subdomain can plant or overwrite it (docs/security.md).
+pub fn cookie_name(name: &str, secure: bool) -> String {
+    if secure {
+        format!("__Host-{name}")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Name of the seat cookie of room `code` ([`cookie_name`]).
+pub fn seat_cookie_name(code: &str, secure: bool) -> String {
+    cookie_name(&format!("dames_seat_{code}"), secure)
 }
 
 /// The value of cookie `name`, if sent.
@@ -195,23 +211,27 @@ pub fn set_cookie(name: &str, value: &str, max_age: u32, secure: bool) -> Header
     HeaderValue::from_str(&cookie).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
-/// Middleware: gives every browser a `dames_client` cookie (128 random bits) on the first
-/// response that lacks it.
+/// Middleware: gives every browser a `dames_client` cookie (a 128-bit random id, signed with
+/// the server's key: `token::signed_client_id`) on the first response that lacks one. A
+/// value the server did not sign — planted, forged, or from before ids were signed — is
+/// ignored and replaced by a fresh id: nobody can choose the id of another's browser.
 pub async fn client_cookie(
     State(state): State<AppState>,
     mut req: Request,
     next: Next,
 ) -> Response {
-    let sent = cookie(req.headers(), "dames_client").filter(|c| token::is_hex128(c));
-    let id = sent.clone().unwrap_or_else(token::random_hex128);
-    req.extensions_mut().insert(ClientId(id.clone()));
     let secure = state.secure_cookies();
+    let name = cookie_name("dames_client", secure);
+    let sent = cookie(req.headers(), &name)
+        .and_then(|value| token::verified_client_id(&state.client_key, &value));
+    let id = sent.clone().unwrap_or_else(token::random_hex128);
+    req.extensions_mut().insert(ClientId(id.clone(), secure));
     let mut response = next.run(req).await;
     if sent.is_none() {
-        response.headers_mut().append(
-            header::SET_COOKIE,
-            set_cookie("dames_client", &id, YEAR, secure),
-        );
+        let value = token::signed_client_id(&state.client_key, &id);
+        response
+            .headers_mut()
+            .append(header::SET_COOKIE, set_cookie(&name, &value, YEAR, secure));
     }
     response
 }

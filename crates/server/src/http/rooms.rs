@@ -68,7 +68,8 @@ pub async fn lookup(
         .check(Limit::UnknownCode, caller.ip, client)
         .await?;
     let found = match token::normalize_code(code) {
-        Some(code) => state.rooms.get(&code).await,
+        // With a cluster, a room held here is checked against the store first (live/fanout.rs).
+        Some(code) => state.rooms.get_fresh(&code).await,
         None => Err(AppError::UnknownRoom),
     };
     if matches!(found, Err(AppError::UnknownRoom)) {
@@ -118,7 +119,7 @@ pub(super) fn seat_answer(
 ) -> Response {
     let mut headers = HeaderMap::new();
     let cookie = set_cookie(
-        &seat_cookie_name(code),
+        &seat_cookie_name(code, state.secure_cookies()),
         token,
         400 * 24 * 3600,
         state.secure_cookies(),
@@ -414,7 +415,7 @@ async fn leave(
     })
     .await?;
     let name = token::normalize_code(&code)
-        .map(|c| seat_cookie_name(&c))
+        .map(|c| seat_cookie_name(&c, state.secure_cookies()))
         .unwrap_or_default();
     let mut headers = HeaderMap::new();
     headers.insert(

@@ -371,7 +371,14 @@ impl Rooms {
             },
         };
         let note = self.note_of(&commit);
-        self.writer.commit(commit).await?;
+        // The caps on games against CPUs hold here, counted with the commit (live/cpu.rs).
+        let reserved = self.cpu_games.reserve(before, room)?;
+        if let Err(err) = self.writer.commit(commit).await {
+            if let Some(reserved) = reserved {
+                self.cpu_games.release(reserved);
+            }
+            return Err(err);
+        }
         Ok((events, note))
     }
 }

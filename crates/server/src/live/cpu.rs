@@ -74,9 +74,21 @@ pub(super) struct CpuGames {
     games: Mutex<HashMap<String, CpuGame>>,
     /// The key of the addresses' hashes ([`Rooms::set_address_key`]; a random one until set).
     key: std::sync::OnceLock<String>,
+    /// The caps held at commit (per browser, per address: [`Rooms::set_cpu_caps`]); none
+    /// until set.
+    caps: std::sync::OnceLock<(usize, usize)>,
 }
 
-#[derive(Debug, Default)]
+/// A place taken among the games against CPUs by a change about to be committed
+/// ([`CpuGames::reserve`]): given back with [`CpuGames::release`] if the commit fails.
+#[derive(Debug)]
+pub(super) struct Reserved {
+    code: String,
+    /// What the table held for the room before.
+    previous: Option<CpuGame>,
+}
+
+#[derive(Debug, Default, Clone)]
 struct CpuGame {
     /// The host's browser (`dames_client`).
     client: Option<String>,
@@ -105,7 +117,7 @@ impl CpuGames {
     /// After each change of `room`.
     fn update(&self, room: &Room) {
         let mut games = self.lock();
-        if room.status == Status::Lobby || !room.has_cpu() {
+        if room.status == Status::Lobby || !room.cpu_plays() {
             games.remove(&room.code);
             return;
         }
@@ -120,6 +132,62 @@ impl CpuGames {
 
     pub(super) fn forget(&self, code: &str) {
         self.lock().remove(code);
+    }
+
+    /// Takes a place for `room` if the change from `before` (`None`: a new room) starts a game
+    /// that CPUs play — a start, a rematch, a stand-in CPU taking an away player's seat — and
+    /// counts it at once, under the table's lock: two changes racing for the last place cannot
+    /// both pass (the cap is held where the game is committed, not only where it is asked
+    /// for). `None` when the change starts no such game or no cap is set.
+    ///
+    /// # Errors
+    /// `too_many_cpu_games` if the host's browser or the address that started the game already
+    /// plays its share.
+    pub(super) fn reserve(
+        &self,
+        before: Option<&Room>,
+        room: &Room,
+    ) -> Result<Option<Reserved>, AppError> {
+        let Some(&(per_client, per_ip)) = self.caps.get() else {
+            return Ok(None);
+        };
+        let cpu_game = |r: &Room| r.status == Status::Playing && r.cpu_plays();
+        if !cpu_game(room) || before.is_some_and(cpu_game) {
+            return Ok(None);
+        }
+        let client = match room.seats.first().map(|s| &s.occupant) {
+            Some(Occupant::Human { client, .. }) => client.clone(),
+            _ => None,
+        };
+        let mut games = self.lock();
+        let others = games.iter().filter(|(c, g)| g.live && **c != room.code);
+        let (mut by_client, mut by_ip) = (0, 0);
+        for (_, g) in others {
+            by_client += usize::from(client.is_some() && g.client == client);
+            by_ip += usize::from(room.cpu_by.is_some() && g.by == room.cpu_by);
+        }
+        if by_client >= per_client || by_ip >= per_ip {
+            return Err(AppError::TooManyCpuGames);
+        }
+        let game = CpuGame {
+            client,
+            by: room.cpu_by.clone(),
+            live: true,
+        };
+        let previous = games.insert(room.code.clone(), game);
+        Ok(Some(Reserved {
+            code: room.code.clone(),
+            previous,
+        }))
+    }
+
+    /// Gives back a place taken by [`CpuGames::reserve`] whose change was not committed.
+    pub(super) fn release(&self, reserved: Reserved) {
+        let mut games = self.lock();
+        match reserved.previous {
+            Some(previous) => games.insert(reserved.code, previous),
+            None => games.remove(&reserved.code),
+        };
     }
 }
 
@@ -172,6 +240,16 @@ impl Rooms {
     /// changes nothing.
     pub fn set_address_key(&self, key: String) {
         let _ = self.cpu_games.key.set(key);
+    }
+
+    /// Holds the caps on games against CPUs at commit ([`CpuGames::reserve`]), whatever asked
+    /// for the game: `limits` off sets none. Before any request; a second call changes
+    /// nothing.
+    pub fn set_cpu_caps(&self, limits: &Limits) {
+        if limits.enabled {
+            let caps = (limits.cpu_games_per_client, limits.cpu_games_per_ip);
+            let _ = self.cpu_games.caps.set(caps);
+        }
     }
 
     fn lock_cpu_games(&self) -> std::sync::MutexGuard<'_, HashMap<String, CpuGame>> {

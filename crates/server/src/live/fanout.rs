@@ -11,6 +11,15 @@
 //! which conflicts and reloads), and on (re)subscribing every room held is checked against the
 //! store.
 //!
+//! Messages alone cannot be enough: a node killed between its commit and its message, a node
+//! restarted under the same id (its liveness key never expires) or a message Redis dropped
+//! would leave the other nodes serving an old copy for ever, each player waiting for the other.
+//! So the store is also asked directly, in one query for every room held here
+//! ([`RoomStore::versions`](dames_store::RoomStore::versions)), every [`SWEEP_EVERY`]; and a
+//! room already held is checked against the store when a request or a connection asks for it
+//! ([`Rooms::get_fresh`]). Together: **no node serves a room older than the store for more
+//! than [`STALE_BOUND`]** after another node acknowledged a change to it, whatever was lost.
+//!
 //! With no cluster, nothing of this runs: no task, no message, no allocation per change.
 
 use std::borrow::Cow;
@@ -21,7 +30,8 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::{Origin, RoomCell, Rooms};
+use super::{blocking, Origin, RoomCell, Rooms};
+use crate::error::AppError;
 use dames_room::event::Event;
 use dames_room::room::Room;
 use dames_store::{ActionRow, Commit, EventRow, RoomState, RoomWrite, SeatRow};
@@ -63,11 +73,22 @@ pub(super) struct Delta<'a> {
     events: Cow<'a, [EventRow]>,
 }
 
+/// How often every room held here is checked against the store (with a cluster).
+pub const SWEEP_EVERY: Duration = Duration::from_millis(400);
+
+/// The longest a node serves a room older than the store once another node acknowledged a
+/// change to it (docs/cluster.md): a sweep's period plus the time its query and reload take.
+pub const STALE_BOUND: Duration = Duration::from_secs(1);
+
+/// How many codes one sweep query asks about at most.
+const SWEEP_CHUNK: usize = 1000;
+
 /// How this node caught up on the changes of other nodes (tests, and the log at shutdown).
 #[derive(Debug, Default)]
 pub struct CatchUps {
     applied: AtomicU64,
     reloaded: AtomicU64,
+    swept: AtomicU64,
 }
 
 impl CatchUps {
@@ -80,6 +101,12 @@ impl CatchUps {
     /// not applicable, or a check after subscribing or after a node died).
     pub fn reloaded(&self) -> u64 {
         self.reloaded.load(Ordering::Relaxed)
+    }
+
+    /// Of those, the rooms found behind by asking the store (a sweep, or a request for a room
+    /// held here), not by a message: each is a message that never came.
+    pub fn swept(&self) -> u64 {
+        self.swept.load(Ordering::Relaxed)
     }
 }
 
@@ -168,6 +195,82 @@ impl Rooms {
         }
         tokio::spawn(self.clone().listen());
         tokio::spawn(self.clone().heartbeat());
+        tokio::spawn(self.clone().sweep());
+    }
+
+    /// The room with this code, as [`Rooms::get`]; with a cluster, a room already held here is
+    /// first checked against the store and brought up to date if another node changed it (a
+    /// message lost or not yet arrived). Without a cluster, exactly [`Rooms::get`].
+    ///
+    /// # Errors
+    /// As [`Rooms::get`].
+    pub async fn get_fresh(self: &Arc<Self>, code: &str) -> Result<Arc<RoomCell>, AppError> {
+        let held = self.cells().contains_key(code);
+        let cell = self.get(code).await?;
+        if held && self.cluster.get().is_some() {
+            let store = self.store.clone();
+            let codes = vec![code.to_owned()];
+            match blocking(move || store.versions(&codes)).await {
+                Ok(found) => {
+                    if let Some(&(_, stored)) = found.first() {
+                        self.clone()
+                            .catch_up_from_store(cell.clone(), stored)
+                            .await;
+                    }
+                }
+                // The copy held here is served: the sweep catches up when the store answers.
+                Err(err) => tracing::warn!("room {code}: its version cannot be read: {err}"),
+            }
+        }
+        Ok(cell)
+    }
+
+    /// Every [`SWEEP_EVERY`], asks the store for the version of every room held here and
+    /// catches up those another node changed.
+    async fn sweep(self: Arc<Self>) {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !self.closed.load(Ordering::SeqCst) {
+            every.tick().await;
+            let held: Vec<(String, Arc<RoomCell>)> = self
+                .cells()
+                .iter()
+                .map(|(code, cell)| (code.clone(), cell.clone()))
+                .collect();
+            for chunk in held.chunks(SWEEP_CHUNK) {
+                let store = self.store.clone();
+                let codes: Vec<String> = chunk.iter().map(|(code, _)| code.clone()).collect();
+                let found = match blocking(move || store.versions(&codes)).await {
+                    Ok(found) => found,
+                    Err(err) => {
+                        tracing::warn!("sweep: the rooms' versions cannot be read: {err}");
+                        break;
+                    }
+                };
+                let stored: std::collections::HashMap<String, i64> = found.into_iter().collect();
+                for (code, cell) in chunk {
+                    let Some(&version) = stored.get(code) else {
+                        continue;
+                    };
+                    // A room being changed now is looked at again at the next sweep.
+                    let behind = cell.room.try_lock().is_ok_and(|room| room.version < version);
+                    if behind {
+                        tokio::spawn(self.clone().catch_up_from_store(cell.clone(), version));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Brings a room up to the store's `version` if it is behind it: the change that made it
+    /// never came as a message.
+    async fn catch_up_from_store(self: Arc<Self>, cell: Arc<RoomCell>, version: i64) {
+        if cell.room.lock().await.version >= version {
+            return;
+        }
+        if self.clone().catch_up(cell, Some(version), None).await {
+            self.catch_ups.swept.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Subscribes, and subscribes again with a growing pause whenever Redis drops.
@@ -230,7 +333,9 @@ impl Rooms {
         }
         tokio::spawn(async move {
             for cell in held {
-                self.clone().catch_up(cell, None, None).await;
+                if self.clone().catch_up(cell, None, None).await {
+                    self.catch_ups.swept.fetch_add(1, Ordering::Relaxed);
+                }
             }
         });
     }
@@ -239,35 +344,37 @@ impl Rooms {
     /// if it follows the room's version, else by reloading the room if the store has a newer
     /// one; then gives the missed events to its connections and observers, under the room's
     /// lock so that they go out in order. No CPU turn is scheduled for a change made elsewhere.
+    /// Whether the room was reloaded.
     async fn catch_up(
         self: Arc<Self>,
         cell: Arc<RoomCell>,
         version: Option<i64>,
         delta: Option<Delta<'static>>,
-    ) {
+    ) -> bool {
         let mut guard = cell.room.lock().await;
         if cell.deleted.load(Ordering::Relaxed) || version.is_some_and(|v| guard.version >= v) {
-            return;
+            return false;
         }
         let applied = delta
             .filter(|d| d.from == guard.version)
             .and_then(|d| applied(&guard, &d));
-        let (events, room) = match applied {
+        let (events, room, reloaded) = match applied {
             Some((events, room)) => {
                 self.catch_ups.applied.fetch_add(1, Ordering::Relaxed);
                 *guard = room.clone();
-                (events, room)
+                (events, room, false)
             }
             None => {
-                let Some(reloaded) = self.reload_from(&mut guard, true).await else {
-                    return;
+                let Some((events, room)) = self.reload_from(&mut guard, true).await else {
+                    return false;
                 };
                 self.catch_ups.reloaded.fetch_add(1, Ordering::Relaxed);
-                reloaded
+                (events, room, true)
             }
         };
         self.broadcast(&cell, events, room, Origin::Elsewhere);
         drop(guard);
+        reloaded
     }
 
     /// A room deleted by another node: dropped here too, its connections told.
@@ -512,5 +619,55 @@ mod tests {
         assert!(seen_on_b.try_recv().is_err(), "nothing given twice");
         assert_stored(&store, &*on_b.room.lock().await);
         assert_eq!((b.catch_ups().applied(), b.catch_ups().reloaded()), (2, 3));
+    }
+
+    #[tokio::test]
+    async fn a_change_whose_message_never_came_is_caught_up_by_the_sweep_within_the_bound() {
+        let store = Arc::new(MemoryStore::default());
+        let prefix = scratch_prefix();
+        // A publishes nothing (a node killed between its commit and its message, say).
+        let a = Rooms::new(store.clone(), 1);
+        let b = node(&store, &prefix).await;
+        b.start_fanout();
+        until_subscribed(&prefix, 1).await;
+        let (on_a, ()) = a.create(new_room).await.unwrap();
+        let code = on_a.room.lock().await.code.clone();
+        let on_b = b.get(&code).await.unwrap();
+        let mut seen_on_b = on_b.tx.subscribe();
+        start(&a, &on_a).await;
+        play(&a, &on_a, "m0").await;
+        let last = on_a.room.lock().await.version;
+        let since = tokio::time::Instant::now();
+        assert_eq!(
+            versions_until(&mut seen_on_b, last).await,
+            (2..=last).collect::<Vec<_>>()
+        );
+        assert!(since.elapsed() < STALE_BOUND, "{:?}", since.elapsed());
+        assert_stored(&store, &*on_b.room.lock().await);
+        assert!(b.catch_ups().swept() >= 1);
+        assert_eq!(b.catch_ups().applied(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_room_held_here_is_checked_against_the_store_when_asked_for() {
+        let store = Arc::new(MemoryStore::default());
+        let prefix = scratch_prefix();
+        let a = Rooms::new(store.clone(), 1);
+        // B is in a cluster but neither listens nor sweeps: only the request can tell it.
+        let b = node(&store, &prefix).await;
+        let (on_a, ()) = a.create(new_room).await.unwrap();
+        let code = on_a.room.lock().await.code.clone();
+        let on_b = b.get(&code).await.unwrap();
+        start(&a, &on_a).await;
+        play(&a, &on_a, "m0").await;
+        assert_eq!(b.get(&code).await.unwrap().room.lock().await.version, 1);
+        let fresh = b.get_fresh(&code).await.unwrap();
+        assert!(Arc::ptr_eq(&fresh, &on_b));
+        assert_stored(&store, &*fresh.room.lock().await);
+        assert_eq!(b.catch_ups().swept(), 1);
+        // Without a cluster, nothing is asked: a lone node is the only writer.
+        let (on_lone, ()) = a.create(new_room).await.unwrap();
+        let lone = on_lone.room.lock().await.code.clone();
+        assert!(Arc::ptr_eq(&a.get_fresh(&lone).await.unwrap(), &on_lone));
     }
 }

@@ -32,7 +32,7 @@ use dames_room::token;
 use dames_store::{RoomStore, StoreError};
 
 pub use commit::{CommitOptions, CommitProbe, MAX_BATCH};
-pub use fanout::CatchUps;
+pub use fanout::{CatchUps, STALE_BOUND, SWEEP_EVERY};
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {

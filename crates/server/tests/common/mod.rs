@@ -21,6 +21,8 @@ pub struct Server {
     pub addr: std::net::SocketAddr,
     pub db: PathBuf,
     pub dir: Arc<tempfile::TempDir>,
+    /// The key the server signs browser ids with (to make a known browser's cookie).
+    pub client_key: Arc<str>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -49,6 +51,7 @@ impl Server {
     async fn run(dir: Arc<tempfile::TempDir>, config: Config) -> Server {
         let db = config.db_path.clone();
         let state = AppState::open(config).await.unwrap();
+        let client_key = state.client_key.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -64,6 +67,7 @@ impl Server {
             addr,
             db,
             dir,
+            client_key,
             stop: Some(stop),
             task: Some(task),
         }
@@ -110,10 +114,12 @@ impl Server {
         }
     }
 
-    /// A client of the browser `id` (its `dames_client` cookie on every request).
+    /// A client of the browser `id` (its `dames_client` cookie, as the server signs it, on
+    /// every request).
     pub fn browser(&self, id: &str) -> Client {
         let mut headers = reqwest::header::HeaderMap::new();
-        let cookie = format!("dames_client={id}");
+        let signed = dames_room::token::signed_client_id(&self.client_key, id);
+        let cookie = format!("dames_client={signed}");
         headers.insert("cookie", cookie.parse().unwrap());
         let mut client = self.client();
         client.http = reqwest::Client::builder()

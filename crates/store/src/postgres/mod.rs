@@ -581,6 +581,15 @@ impl RoomStore for PostgresStore {
             .is_some())
     }
 
+    fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut pooled = self.get()?;
+        let rows = pooled.conn().client.query(
+            "SELECT code, version::BIGINT FROM rooms WHERE code = ANY($1)",
+            &[&codes],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
         let mut pooled = self.get()?;
         let rows = pooled

@@ -411,6 +411,18 @@ impl RoomStore for SqliteStore {
         Ok(found.is_some())
     }
 
+    fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached("SELECT version FROM rooms WHERE code = ?1")?;
+        let mut found = Vec::with_capacity(codes.len());
+        for code in codes {
+            if let Some(version) = stmt.query_row([code], |r| r.get(0)).optional()? {
+                found.push((code.clone(), version));
+            }
+        }
+        Ok(found)
+    }
+
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached("SELECT code FROM rooms WHERE status <> 'finished'")?;
