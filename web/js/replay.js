@@ -25,7 +25,7 @@ import { tl } from './texts-later.js';
 /**
  * @typedef {{game_no: number, status: 'playing'|'finished', first_seat: number, started_at: number|null,
  *   finished_at: number|null, outcome: import('./api.js').Outcome|null}} GameItem
- * @typedef {{code: string, current: number, games: GameItem[]}} RoomGames
+ * @typedef {{code: string, current: number, games: GameItem[], next_before: number|null}} RoomGames
  */
 
 /** Game `n` of the room, or its current (last) one. @param {string} code @param {number} [n] @returns {Promise<GameRecord>} */
@@ -33,9 +33,13 @@ export async function fetchRecord(code, n) {
   return /** @type {GameRecord} */ (await request('GET', n ? `/api/rooms/${code}/games/${n}` : `/api/rooms/${code}/record`));
 }
 
-/** Every game of the room still kept. @param {string} code @returns {Promise<RoomGames>} */
-export async function fetchGames(code) {
-  return /** @type {RoomGames} */ (await request('GET', `/api/rooms/${code}/games`));
+/**
+ * A page of the room's games, newest first (`before`: those numbered below it).
+ * @param {string} code @param {number} [before] @returns {Promise<RoomGames>}
+ */
+export async function fetchGames(code, before) {
+  const query = before ? `?before=${before}&limit=20` : '?limit=20';
+  return /** @type {RoomGames} */ (await request('GET', `/api/rooms/${code}/games${query}`));
 }
 
 /** The address of a game's file (PDN for draughts, the text format for Chinese checkers). @param {string} code @param {number} [n] */
@@ -49,14 +53,30 @@ export function downloadUrl(code, n) {
  * @param {string} code @param {RoomGames} list @param {number} shown
  */
 export function gamesNav(code, list, shown) {
-  const items = list.games.map((g) => {
+  /** @param {GameItem} g */
+  const item = (g) => {
     const label = g.status === 'playing' ? tl('games_n_playing', { n: g.game_no }) : tl('games_n', { n: g.game_no });
     if (g.game_no === shown) return h('li', null, h('a', { href: g.status === 'playing' ? `/r/${code}` : `/r/${code}/${g.game_no}`, 'aria-current': 'page', class: 'btn small primary' }, label));
     return h('li', null, h('a', { href: g.status === 'playing' ? `/r/${code}` : `/r/${code}/${g.game_no}`, class: 'btn small ghost', 'data-game-no': String(g.game_no) }, label));
-  });
+  };
+  // The server sends the newest first, a page at a time; shown oldest first, older pages on demand.
+  const ul = h('ul', { class: 'inline-list', style: 'display:inline-flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0' },
+    ...[...list.games].reverse().map(item));
+  /** @param {number|null} before */
+  const older = (before) => {
+    if (!before) return null;
+    const btn = h('button', { type: 'button', class: 'btn small ghost', 'data-testid': 'older-games' }, tl('games_older'));
+    btn.addEventListener('click', () => {
+      btn.disabled = true;
+      fetchGames(code, before).then((page) => {
+        ul.prepend(...[...page.games].reverse().map(item));
+        btn.replaceWith(older(page.next_before) || '');
+      }).catch(() => { btn.disabled = false; });
+    });
+    return btn;
+  };
   return h('nav', { class: 'room-games', 'aria-label': tl('games_of_room'), 'data-testid': 'room-games', style: 'flex-basis:100%' },
-    h('span', { class: 'muted small' }, tl('games_of_room'), ' '),
-    h('ul', { class: 'inline-list', style: 'display:inline-flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0;padding:0' }, ...items));
+    h('span', { class: 'muted small' }, tl('games_of_room'), ' '), older(list.next_before), ul);
 }
 
 /** The replay buttons' icons, drawn (some systems lack the ⏮ ⏭ glyphs). */

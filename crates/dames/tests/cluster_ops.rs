@@ -218,7 +218,11 @@ async fn the_room_creation_limit_holds_across_nodes() {
     let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // The browser's id as one node issued it: every node recognises it (one key for all).
-    let first = http.get(format!("{}/", nodes[0].base())).send().await.unwrap();
+    let first = http
+        .get(format!("{}/", nodes[0].base()))
+        .send()
+        .await
+        .unwrap();
     let issued = first
         .headers()
         .get_all("set-cookie")

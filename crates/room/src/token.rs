@@ -143,7 +143,10 @@ mod tests {
         assert_eq!(verified_client_id("key", &id), None);
         let mut forged = value.clone().into_bytes();
         forged[0] = if forged[0] == b'a' { b'b' } else { b'a' };
-        assert_eq!(verified_client_id("key", &String::from_utf8(forged).unwrap()), None);
+        assert_eq!(
+            verified_client_id("key", &String::from_utf8(forged).unwrap()),
+            None
+        );
         assert_eq!(verified_client_id("key", &format!("{value}0")), None);
         assert_eq!(verified_client_id("key", &value[..value.len() - 1]), None);
         assert_eq!(verified_client_id("key", "x.y"), None);

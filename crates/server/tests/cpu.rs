@@ -229,7 +229,12 @@ async fn creations_racing_for_the_last_places_against_cpus_never_pass_the_cap() 
     )
     .await;
     let created = answers.iter().filter(|a| a.status == 201).count();
-    assert_eq!(created, 5, "{:?}", answers.iter().map(|a| &a.body).collect::<Vec<_>>());
+    assert_eq!(
+        created,
+        5,
+        "{:?}",
+        answers.iter().map(|a| &a.body).collect::<Vec<_>>()
+    );
     for refused in answers.iter().filter(|a| a.status != 201) {
         refused.expect_error(429, "too_many_cpu_games");
     }

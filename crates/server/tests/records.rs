@@ -405,20 +405,16 @@ async fn play_then_resign(ana: &Client, bo: &Client, rng: &mut Lcg, n: usize, lo
 async fn every_game_of_a_room_keeps_its_own_record_and_file_after_a_rematch() {
     let server = Server::start().await;
     // Ana keeps her `dames_client` cookie, like a browser: "my games" knows her.
-    let mut ana = server.client();
-    let mut headers = reqwest::header::HeaderMap::new();
-    let cookie = "dames_client=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-    headers.insert("cookie", cookie.parse().unwrap());
-    ana.http = reqwest::Client::builder()
-        .default_headers(headers)
-        .build()
-        .unwrap();
+    let mut ana = server.browser("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
     ana.create(json!({"game": "draughts", "name": "Ana"})).await;
     let code = ana.code.clone().unwrap();
     let mut bo = server.client();
     bo.join(&code, "Bo").await;
     let games = ana.get(&format!("/api/rooms/{code}/games")).await.ok();
-    assert_eq!(games, json!({"code": code, "current": 0, "games": []}));
+    assert_eq!(
+        games,
+        json!({"code": code, "current": 0, "games": [], "next_before": null})
+    );
     ana.start().await;
     let mut rng = Lcg(5);
     play_then_resign(&ana, &bo, &mut rng, 8, &bo).await;
@@ -463,8 +459,9 @@ async fn every_game_of_a_room_keeps_its_own_record_and_file_after_a_rematch() {
         .await
         .ok();
     assert_eq!(listed["current"], 2);
-    assert_eq!(listed["games"][1]["status"], "playing");
-    assert!(listed["games"][1]["outcome"].is_null());
+    // Newest first.
+    assert_eq!(listed["games"][0]["status"], "playing");
+    assert!(listed["games"][0]["outcome"].is_null());
     play_then_resign(&ana, &bo, &mut rng, 5, &ana).await;
     let second = ana.room().await;
 
@@ -559,14 +556,39 @@ async fn every_game_of_a_room_keeps_its_own_record_and_file_after_a_rematch() {
     assert_eq!(listed["current"], 2);
     let items = listed["games"].as_array().unwrap();
     assert_eq!(items.len(), 2);
-    for (item, n, first_seat, room) in [(&items[0], 1, 0, &first), (&items[1], 2, 1, &second)] {
+    for (item, n, first_seat, room) in [(&items[1], 1, 0, &first), (&items[0], 2, 1, &second)] {
         assert_eq!(item["game_no"], n);
         assert_eq!(item["status"], "finished");
         assert_eq!(item["first_seat"], first_seat);
         assert_eq!(item["outcome"], room["play"]["outcome"]);
         assert!(item["started_at"].as_i64().unwrap() <= item["finished_at"].as_i64().unwrap());
     }
+    // A page of one, then the next from where it stopped.
+    let page = spectator
+        .get(&format!("/api/rooms/{code}/games?limit=1"))
+        .await
+        .ok();
+    assert_eq!(page["games"][0]["game_no"], 2);
+    assert_eq!(page["next_before"], 2);
+    let next = spectator
+        .get(&format!("/api/rooms/{code}/games?before=2&limit=1"))
+        .await
+        .ok();
+    assert_eq!(next["games"][0]["game_no"], 1);
+    assert_eq!(next["next_before"], json!(null));
+    for bad in ["limit=0", "limit=101", "before=x", "before=-1"] {
+        spectator
+            .get(&format!("/api/rooms/{code}/games?{bad}"))
+            .await
+            .expect_error(400, "invalid_input");
+    }
     let mine = ana.get("/api/me/games").await.ok();
+    assert_eq!(mine["next_offset"], json!(null));
+    for bad in ["limit=0", "limit=101", "offset=-1", "offset=x"] {
+        ana.get(&format!("/api/me/games?{bad}"))
+            .await
+            .expect_error(400, "invalid_input");
+    }
     assert_eq!(mine["games"][0]["code"], json!(code));
     assert_eq!(mine["games"][0]["earlier_games"], json!([1]));
 

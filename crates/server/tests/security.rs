@@ -130,10 +130,23 @@ async fn a_browser_id_the_server_did_not_issue_is_refused_and_replaced() {
         let req = http
             .get(format!("{}/api/me/rooms", server.base))
             .header("cookie", cookie);
-        async move { req.send().await.unwrap().json::<serde_json::Value>().await.unwrap() }
+        async move {
+            req.send()
+                .await
+                .unwrap()
+                .json::<serde_json::Value>()
+                .await
+                .unwrap()
+        }
     };
     assert_eq!(rooms(planted.into()).await["rooms"], json!([]));
-    assert_eq!(rooms(issued.clone()).await["rooms"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        rooms(issued.clone()).await["rooms"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     // A signed id with a changed digit is refused as well.
     let mut forged = issued.into_bytes();
     let last = forged.len() - 1;
@@ -163,7 +176,10 @@ async fn over_https_the_cookies_carry_the_host_prefix_and_only_those_are_read() 
         assert!(attributes.contains(&"HttpOnly"), "{cookie}");
         assert!(!cookie.to_lowercase().contains("domain="), "{cookie}");
     }
-    assert!(set_cookies(&res, "dames_").is_empty(), "no unprefixed cookie");
+    assert!(
+        set_cookies(&res, "dames_").is_empty(),
+        "no unprefixed cookie"
+    );
     let body: serde_json::Value = res.json().await.unwrap();
     let code = body["room"]["code"].as_str().unwrap().to_owned();
     let cookies = format!(
@@ -182,18 +198,21 @@ async fn over_https_the_cookies_carry_the_host_prefix_and_only_those_are_read() 
         .await
         .unwrap();
     assert_eq!(mine["you"], 0, "{mine}");
-    // The same values without the prefix (as a sibling subdomain could set them) are ignored.
+    // The browser id without the prefix (as a sibling subdomain could set it) is not read: a
+    // fresh one is issued. A seat cookie of the old name still proves its seat (seats taken
+    // before the prefix keep working; a seat token cannot be chosen).
     let unprefixed = cookies.replace("__Host-", "");
-    let theirs = http
+    let res = http
         .get(format!("{}/api/rooms/{code}", server.base))
         .header("cookie", &unprefixed)
         .send()
         .await
-        .unwrap()
-        .json::<serde_json::Value>()
-        .await
         .unwrap();
-    assert_eq!(theirs["you"], serde_json::Value::Null, "{theirs}");
+    let fresh = set_cookies(&res, "__Host-dames_client=");
+    assert_eq!(fresh.len(), 1);
+    assert_ne!(fresh[0].split(';').next(), client[0].split(';').next());
+    let theirs = res.json::<serde_json::Value>().await.unwrap();
+    assert_eq!(theirs["you"], 0, "{theirs}");
 }
 
 #[tokio::test]

@@ -338,12 +338,59 @@ pub(super) fn retention_finds_what_is_due_and_delete_takes_everything(store: &dy
     store.delete("LOBBY1").unwrap();
     assert!(!store.exists("LOBBY1").unwrap());
     assert!(store.events_since("LOBBY1", 0, 10).unwrap().is_empty());
-    assert!(store.games("LOBBY1").unwrap().is_empty());
+    assert!(store.games("LOBBY1", None, 100).unwrap().is_empty());
     assert!(store.push_of("LOBBY1", 0).unwrap().is_none());
     assert_eq!(store.rooms_of_client("c").unwrap().len(), 4);
     assert!(store.exists("LOBBY2").unwrap());
     store.scrub().unwrap();
     assert!(store.exists("LOBBY2").unwrap());
+}
+
+pub(super) fn games_are_paged_newest_first_and_a_room_keeps_a_bounded_number(store: &dyn Store) {
+    let mut r = room("DDDDDD", "playing", 10);
+    create(store, &r, Vec::new());
+    let last = crate::GAMES_KEPT_PER_ROOM + 5;
+    // Every game written in one batch of changes (one transaction: quick on every backend).
+    let commits: Vec<Commit> = (1..=last)
+        .map(|n| {
+            r.state.version += 1;
+            r.state.game_no = n;
+            Commit {
+                room: RoomWrite::State {
+                    from: r.state.version - 1,
+                    state: r.state.clone(),
+                },
+                actions: vec![ActionRow {
+                    game_no: n,
+                    seq: 0,
+                    seat: Some(0),
+                    kind: "resign".into(),
+                    data: None,
+                    client_id: None,
+                    at: n,
+                }],
+                events: Vec::new(),
+                game: Some(game(n, n, Some(n))),
+                ..a_move("DDDDDD", r.state.version, None)
+            }
+        })
+        .collect();
+    store.commit_batch(&commits).unwrap();
+    let numbers = |before, limit| -> Vec<i64> {
+        let page = store.games("DDDDDD", before, limit).unwrap();
+        page.iter().map(|g| g.game_no).collect()
+    };
+    // The newest first; the next page from below the last one seen.
+    assert_eq!(numbers(None, 3), vec![last, last - 1, last - 2]);
+    assert_eq!(numbers(Some(last - 2), 2), vec![last - 3, last - 4]);
+    // Only the newest GAMES_KEPT_PER_ROOM are kept, their logs with them.
+    let kept = numbers(None, 1000);
+    assert_eq!(kept.len() as i64, crate::GAMES_KEPT_PER_ROOM);
+    assert_eq!(kept.last(), Some(&6));
+    assert!(store.game("DDDDDD", 5).unwrap().is_none());
+    assert_eq!(store.game("DDDDDD", 6).unwrap().unwrap().1.len(), 1);
+    assert_eq!(numbers(Some(7), 10), vec![6]);
+    assert!(numbers(Some(1), 10).is_empty());
 }
 
 pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: &dyn Store) {
@@ -377,7 +424,10 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
     commit(&mut r, game(1, 10, None), Vec::new());
     // Its end: the start time of the first write stays.
     commit(&mut r, game(1, 20, Some(20)), vec![resign(1, 20)]);
-    assert_eq!(store.games("CCCCCC").unwrap(), vec![game(1, 10, Some(20))]);
+    assert_eq!(
+        store.games("CCCCCC", None, 100).unwrap(),
+        vec![game(1, 10, Some(20))]
+    );
     // The rematch: game 2 on. Game 1 goes once it ended before the cut-off, game 2 stays.
     r.state.game_no = 2;
     commit(&mut r, game(2, 30, None), Vec::new());
@@ -387,7 +437,10 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
     assert_eq!(store.delete_old_games(20).unwrap(), 0);
     assert_eq!(store.delete_old_games(21).unwrap(), 1);
     assert!(store.game("CCCCCC", 1).unwrap().is_none());
-    assert_eq!(store.games("CCCCCC").unwrap(), vec![game(2, 30, None)]);
+    assert_eq!(
+        store.games("CCCCCC", None, 100).unwrap(),
+        vec![game(2, 30, None)]
+    );
     // The last game of a room goes only with its room.
     r.state.status = "finished".into();
     commit(&mut r, game(2, 30, Some(40)), vec![resign(2, 40)]);
@@ -395,7 +448,7 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
     assert_eq!(store.game("CCCCCC", 2).unwrap().unwrap().1.len(), 1);
     assert!(store.game("CCCCCC", 3).unwrap().is_none());
     store.delete("CCCCCC").unwrap();
-    assert!(store.games("CCCCCC").unwrap().is_empty());
+    assert!(store.games("CCCCCC", None, 100).unwrap().is_empty());
 }
 
 fn review(client: &str, at: i64) -> FeedbackRow {
@@ -559,6 +612,7 @@ macro_rules! conformance {
                 events_since_reads_a_range_in_order,
                 retention_finds_what_is_due_and_delete_takes_everything,
                 a_game_row_keeps_its_start_and_old_games_go_with_retention,
+                games_are_paged_newest_first_and_a_room_keeps_a_bounded_number,
                 feedback_is_listed_newest_first_and_deleted_by_its_author,
                 who_played_a_game_is_known_from_the_commit_that_finished_it,
                 push_subscriptions_are_one_per_seat,

@@ -129,6 +129,10 @@ fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
                 ..g.clone()
             },
         );
+        // The oldest games out (rooms::GAMES_KEPT_PER_ROOM).
+        let oldest_gone = g.game_no - crate::rooms::GAMES_KEPT_PER_ROOM;
+        room.games.retain(|&n, _| n > oldest_gone);
+        room.actions.retain(|&(n, _), _| n > oldest_gone);
     }
     for p in &c.played {
         mem.played.insert((p.client.clone(), p.game.clone()), p.at);
@@ -275,12 +279,21 @@ impl RoomStore for MemoryStore {
         Ok(rows)
     }
 
-    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
-        Ok(self
-            .mem()
-            .rooms
-            .get(code)
-            .map_or_else(Vec::new, |r| r.games.values().cloned().collect()))
+    fn games(
+        &self,
+        code: &str,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let before = before.unwrap_or(i64::MAX);
+        Ok(self.mem().rooms.get(code).map_or_else(Vec::new, |r| {
+            r.games
+                .range(..before)
+                .rev()
+                .take(limit)
+                .map(|(_, g)| g.clone())
+                .collect()
+        }))
     }
 
     fn game(

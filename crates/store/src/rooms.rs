@@ -103,6 +103,11 @@ pub struct ClientRoom {
     pub active_at: i64,
 }
 
+/// How many games a room keeps: when a game row is written, the games numbered
+/// [`GAMES_KEPT_PER_ROOM`] or more below it go, with their logs (oldest first out), so that a
+/// room's archive is bounded however long it is played in (docs/storage.md).
+pub const GAMES_KEPT_PER_ROOM: i64 = 200;
+
 /// The rooms: their changes (committed by the server's writer, `live::commit`), loading them
 /// back, their history and their games, and what retention acts on.
 pub trait RoomStore: Send + Sync + 'static {
@@ -135,8 +140,14 @@ pub trait RoomStore: Send + Sync + 'static {
     /// Makes what was deleted unreadable on disk too (after each retention sweep): the
     /// retention that the data page promises must be true of the files, not only of queries.
     fn scrub(&self) -> Result<(), StoreError>;
-    /// Every game of a room, in order.
-    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError>;
+    /// A page of the games of a room, newest first: at most `limit` of those numbered below
+    /// `before` (`None`: from the newest).
+    fn games(
+        &self,
+        code: &str,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError>;
     /// Game `game_no` of a room with its log, in order, if there is such a game.
     fn game(
         &self,

@@ -4,7 +4,7 @@
 //! (`GET /api/rooms/{code}/games/{n}/download`; `…/download`: the current one), and draughts
 //! positions read from PDN or FEN to start a room from (`POST /api/draughts/position`).
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -113,12 +113,46 @@ struct GameItem {
     outcome: Option<Value>,
 }
 
-/// Every game of the room, in order (`GET /api/rooms/{code}/games`).
+/// The games of a page by default, and at most.
+pub const GAMES_PAGE: usize = 50;
+const GAMES_PAGE_MAX: usize = 100;
+
+/// `?before=N&limit=K` of a paged list: the items below `N` (none: from the newest), at most
+/// `K` (default [`GAMES_PAGE`], at most 100).
+#[derive(Deserialize)]
+pub struct Page {
+    before: Option<String>,
+    limit: Option<String>,
+}
+
+impl Page {
+    /// `(before, limit)`, or `invalid_input` naming the parameter.
+    pub fn read(&self) -> Result<(Option<i64>, usize), AppError> {
+        let number = |name: &str, v: &Option<String>, max: i64| match v.as_deref() {
+            None | Some("") => Ok(None),
+            Some(v) => match v.parse::<i64>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(AppError::Invalid(format!(
+                    "{name} must be a whole number from 1 to {max}"
+                ))),
+            },
+        };
+        let before = number("before", &self.before, i64::MAX)?;
+        let limit = number("limit", &self.limit, GAMES_PAGE_MAX as i64)?;
+        Ok((before, limit.map_or(GAMES_PAGE, |n| n as usize)))
+    }
+}
+
+/// A page of the room's games, newest first (`GET /api/rooms/{code}/games?before=N&limit=K`),
+/// with `next_before`, the `before` of the next page (`null`: no older game is kept). A room
+/// keeps its last `dames_store::GAMES_KEPT_PER_ROOM` games.
 async fn list_games(
     State(state): State<AppState>,
     caller: Caller,
     Path(code): Path<String>,
+    Query(page): Query<Page>,
 ) -> Result<Json<Value>, AppError> {
+    let (before, limit) = page.read()?;
     let cell = lookup(&state, &caller, &code).await?;
     let (code, current) = {
         let room = cell.room.lock().await;
@@ -126,7 +160,11 @@ async fn list_games(
     };
     let store = state.rooms.store().clone();
     let key = code.clone();
-    let rows = blocking(move || store.games(&key)).await?;
+    // One more than asked for tells whether there is a next page.
+    let mut rows = blocking(move || store.games(&key, before, limit + 1)).await?;
+    let more = rows.len() > limit;
+    rows.truncate(limit);
+    let next_before = more.then(|| rows.last().map(|g| g.game_no)).flatten();
     let games: Vec<GameItem> = rows
         .into_iter()
         .map(|g| GameItem {
@@ -142,9 +180,12 @@ async fn list_games(
             outcome: g.outcome.and_then(|o| serde_json::from_str(&o).ok()),
         })
         .collect();
-    Ok(Json(
-        json!({"code": code, "current": current, "games": games}),
-    ))
+    Ok(Json(json!({
+        "code": code,
+        "current": current,
+        "games": games,
+        "next_before": next_before,
+    })))
 }
 
 async fn download_current(

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -26,27 +26,66 @@ pub fn router() -> Router<AppState> {
         .route("/rooms/{code}/push", post(subscribe).delete(unsubscribe))
 }
 
+/// `?offset=N&limit=K` of « Mes parties ».
+#[derive(Deserialize)]
+struct MyPage {
+    offset: Option<String>,
+    limit: Option<String>,
+}
+
+impl MyPage {
+    fn read(&self) -> Result<(usize, usize), AppError> {
+        let number = |name: &str, v: &Option<String>, min: usize, max: usize| match v.as_deref() {
+            None | Some("") => Ok(None),
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(AppError::Invalid(format!(
+                    "{name} must be a whole number from {min} to {max}"
+                ))),
+            },
+        };
+        let offset = number("offset", &self.offset, 0, 1_000_000)?.unwrap_or(0);
+        let limit = number("limit", &self.limit, 1, 100)?.unwrap_or(50);
+        Ok((offset, limit))
+    }
+}
+
+/// How many of a room's earlier games « Mes parties » lists (the newest).
+const EARLIER_GAMES: usize = 10;
+
 /// Every game this browser holds a seat in, those where it is its turn first.
-async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<Value>, AppError> {
+///
+/// Paged (`?offset=N&limit=K`, the rooms newest first, 50 a page by default, at most 100):
+/// only the rooms of the page are loaded; `next_offset` is the next page's (`null`: none).
+async fn my_games(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(page): Query<MyPage>,
+) -> Result<Json<Value>, AppError> {
+    let (offset, limit) = page.read()?;
     let store = state.rooms.store().clone();
     let client = caller.client.clone();
     let rows = blocking(move || store.rooms_of_client(&client)).await?;
+    let next_offset = (rows.len() > offset + limit).then_some(offset + limit);
     let mut games = Vec::new();
-    for row in rows {
+    for row in rows.into_iter().skip(offset).take(limit) {
         let Ok(cell) = state.rooms.get(&row.code).await else {
             continue;
         };
-        // The room's finished games before its current one, to look at again.
+        // The room's last finished games before its current one, to look at again (the
+        // room's page lists the others).
         let store = state.rooms.store().clone();
         let code = row.code.clone();
-        let earlier: Vec<i64> = blocking(move || store.games(&code))
+        let earlier: Vec<i64> = blocking(move || store.games(&code, None, EARLIER_GAMES + 1))
             .await?
             .into_iter()
             .filter(|g| g.finished_at.is_some())
             .map(|g| g.game_no)
+            .rev()
             .collect();
         let room = cell.room.lock().await;
-        let earlier: Vec<i64> = earlier.into_iter().filter(|&n| n < room.game_no).collect();
+        let mut earlier: Vec<i64> = earlier.into_iter().filter(|&n| n < room.game_no).collect();
+        earlier.drain(..earlier.len().saturating_sub(EARLIER_GAMES));
         let seat = usize::try_from(row.seat).unwrap_or(usize::MAX);
         let to_move = room.play.as_ref().and_then(|p| p.state.to_move());
         let playing = room.status == dames_room::room::Status::Playing;
@@ -78,9 +117,12 @@ async fn my_games(State(state): State<AppState>, caller: Caller) -> Result<Json<
     // Your turn first, then the most recently active.
     games.sort_by_key(|g| !g["your_turn"].as_bool().unwrap_or(false));
     let your_turn = games.iter().filter(|g| g["your_turn"] == true).count();
-    Ok(Json(
-        json!({"games": games, "your_turn": your_turn, "now": now_ms()}),
-    ))
+    Ok(Json(json!({
+        "games": games,
+        "your_turn": your_turn,
+        "now": now_ms(),
+        "next_offset": next_offset,
+    })))
 }
 
 /// The VAPID public key: the browser's `applicationServerKey`.

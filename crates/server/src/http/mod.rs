@@ -145,7 +145,12 @@ impl Caller {
     /// # Errors
     /// `token_mismatch` if both are present and differ.
     pub fn seat_token(&self, code: &str) -> Result<Option<String>, AppError> {
-        let cookie = cookie(&self.headers, &seat_cookie_name(code, self.secure));
+        // Seats taken before the `__Host-` names keep working: a seat token cannot be chosen
+        // by anyone, so the old name is still read (the browser id's is not: `client_cookie`).
+        let cookie = cookie(&self.headers, &seat_cookie_name(code, self.secure)).or_else(|| {
+            self.secure
+                .then(|| cookie(&self.headers, &seat_cookie_name(code, false)))?
+        });
         let bearer = self
             .headers
             .get(header::AUTHORIZATION)

@@ -213,9 +213,7 @@ impl Rooms {
             match blocking(move || store.versions(&codes)).await {
                 Ok(found) => {
                     if let Some(&(_, stored)) = found.first() {
-                        self.clone()
-                            .catch_up_from_store(cell.clone(), stored)
-                            .await;
+                        self.clone().catch_up_from_store(cell.clone(), stored).await;
                     }
                 }
                 // The copy held here is served: the sweep catches up when the store answers.
@@ -253,7 +251,10 @@ impl Rooms {
                         continue;
                     };
                     // A room being changed now is looked at again at the next sweep.
-                    let behind = cell.room.try_lock().is_ok_and(|room| room.version < version);
+                    let behind = cell
+                        .room
+                        .try_lock()
+                        .is_ok_and(|room| room.version < version);
                     if behind {
                         tokio::spawn(self.clone().catch_up_from_store(cell.clone(), version));
                     }

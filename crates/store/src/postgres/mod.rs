@@ -483,6 +483,17 @@ fn save_change(
                 &g.outcome,
             ],
         )?;
+        // The oldest games out (rooms::GAMES_KEPT_PER_ROOM).
+        let oldest_gone = g.game_no - crate::rooms::GAMES_KEPT_PER_ROOM;
+        if oldest_gone >= 1 {
+            for sql in [
+                "DELETE FROM actions WHERE code = $1 AND game_no <= $2",
+                "DELETE FROM games WHERE code = $1 AND game_no <= $2",
+            ] {
+                let gone = prepared(tx, st, sql)?;
+                tx.execute(&gone, &[code, &oldest_gone])?;
+            }
+        }
     }
     if !c.played.is_empty() {
         let up = prepared(
@@ -685,11 +696,20 @@ impl RoomStore for PostgresStore {
             .collect())
     }
 
-    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
+    fn games(
+        &self,
+        code: &str,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
         let mut pooled = self.get()?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = pooled.conn().client.query(
-            &format!("SELECT {GAME_COLUMNS} FROM games WHERE code = $1 ORDER BY game_no"),
-            &[&code],
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE code = $1 AND game_no < $2
+                 ORDER BY game_no DESC LIMIT $3"
+            ),
+            &[&code, &before.unwrap_or(i64::MAX), &limit],
         )?;
         Ok(rows.iter().map(game_from_row).collect())
     }

@@ -328,6 +328,14 @@ fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> Result<(), StoreEr
     save_log(tx, c)?;
     if let Some(game) = &c.game {
         save_game(tx, &c.code, game)?;
+        // The oldest games out (rooms::GAMES_KEPT_PER_ROOM).
+        let oldest_gone = game.game_no - crate::rooms::GAMES_KEPT_PER_ROOM;
+        if oldest_gone >= 1 {
+            tx.prepare_cached("DELETE FROM actions WHERE code = ?1 AND game_no <= ?2")?
+                .execute(params![c.code, oldest_gone])?;
+            tx.prepare_cached("DELETE FROM games WHERE code = ?1 AND game_no <= ?2")?
+                .execute(params![c.code, oldest_gone])?;
+        }
     }
     if !c.played.is_empty() {
         let mut stmt = tx.prepare_cached(
@@ -519,13 +527,23 @@ impl RoomStore for SqliteStore {
         Ok(rows)
     }
 
-    fn games(&self, code: &str) -> Result<Vec<GameRow>, StoreError> {
+    fn games(
+        &self,
+        code: &str,
+        before: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 ORDER BY game_no"
+            "SELECT {GAME_COLUMNS} FROM games WHERE code = ?1 AND game_no < ?2
+             ORDER BY game_no DESC LIMIT ?3"
         ))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = stmt
-            .query_map([code], game_from_row)?
+            .query_map(
+                params![code, before.unwrap_or(i64::MAX), limit],
+                game_from_row,
+            )?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
@@ -618,7 +636,7 @@ mod tests {
             .unwrap();
         }
         let store = SqliteStore::open(&path).unwrap();
-        let games = store.games("K7M2QX").unwrap();
+        let games = store.games("K7M2QX", None, 10).unwrap();
         let game = |game_no, first_seat, started_at, finished_at| GameRow {
             game_no,
             settings: "{}".into(),
@@ -631,9 +649,9 @@ mod tests {
         };
         assert_eq!(
             games,
-            vec![game(1, 1, Some(10), Some(12)), game(2, 0, None, Some(50))]
+            vec![game(2, 0, None, Some(50)), game(1, 1, Some(10), Some(12))]
         );
-        assert!(store.games("LOBBY1").unwrap().is_empty());
+        assert!(store.games("LOBBY1", None, 10).unwrap().is_empty());
         let (row, log) = store.game("K7M2QX", 1).unwrap().unwrap();
         assert_eq!((row.game_no, log.len()), (1, 3));
         assert!(store.game("K7M2QX", 3).unwrap().is_none());
