@@ -207,7 +207,11 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     let state = AppState::open(args.config())
         .await
         .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))?;
-    let listener = tokio::net::TcpListener::bind(&args.addr).await?;
+    let addr = tokio::net::lookup_host(&args.addr)
+        .await?
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("{} names no address", args.addr))?;
+    let listener = dames_server::net::listen::listen(addr)?;
     let addr = listener.local_addr()?;
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;

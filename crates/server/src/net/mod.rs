@@ -1,7 +1,9 @@
 //! The network edge's defences (docs/security.md): who the client is behind a proxy
-//! ([`client_ip`]), cross-site requests ([`origin`]), connection timeouts and caps ([`limits`]).
+//! ([`client_ip`]), cross-site requests ([`origin`]), connection timeouts and caps ([`limits`]),
+//! and the listening socket itself ([`listen`]).
 pub mod client_ip;
 pub mod limits;
+pub mod listen;
 pub mod origin;
 
 use std::time::Duration;
