@@ -25,6 +25,7 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod live;
+pub mod metrics;
 pub mod net;
 pub mod options;
 pub mod push;
