@@ -240,7 +240,7 @@ async fn serve_metrics(
     );
     tracing::info!("metrics on http://{addr}/metrics");
     tokio::spawn(async move {
-        if let Err(err) = dames_server::metrics::serve(listener, state).await {
+        if let Err(err) = dames_server::serve_metrics(listener, state).await {
             tracing::error!("the metrics address failed: {err}");
         }
     });

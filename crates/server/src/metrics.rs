@@ -1,12 +1,13 @@
-//! What an operator sees inside a node: `GET /metrics` in the Prometheus text exposition format
-//! (version 0.0.4), served on its own address (`dames serve --metrics-listen`, off by default,
-//! never on the public port: [`serve`]). docs/operations.md lists every metric and its meaning.
+//! What an operator sees inside a node, in the Prometheus text exposition format (version
+//! 0.0.4): the counters and histograms, here, and the gauges read from the node's state when
+//! scraped (sockets open, rooms in memory, the CPU pool's queue: crate::scrape, which serves
+//! `GET /metrics` on its own address). docs/operations.md lists every metric and its meaning.
 //!
-//! The counters and histograms are plain atomics in one process-wide value, [`METRICS`], so that
-//! the code that counts something does it in one line (`METRICS.moves.add(n)`) wherever it
-//! happens (the writer thread, a WebSocket session, the push worker) without carrying a handle.
-//! One process is one node: that is also what Prometheus scrapes. The gauges (sockets open,
-//! rooms in memory, the CPU pool's queue) are read from the node's state when scraped.
+//! They are plain atomics in one process-wide value, [`METRICS`], so that the code that counts
+//! something does it in one line (`METRICS.moves.add(n)`) wherever it happens (the writer
+//! thread, a WebSocket session, the push worker) without carrying a handle. One process is one
+//! node: that is also what Prometheus scrapes. This module depends on no other of the server's
+//! (every one may count).
 //!
 //! ```
 //! use dames_server::metrics::METRICS;
@@ -17,17 +18,6 @@
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-use axum::extract::State;
-use axum::http::header;
-use axum::response::IntoResponse;
-use axum::Router;
-use tokio::net::TcpListener;
-
-use crate::state::AppState;
-
-/// The content type of the text exposition format.
-pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// A count that only goes up.
 #[derive(Debug)]
@@ -248,19 +238,24 @@ impl CommitTimer {
         }
     }
 
-    /// The writer answered `result`.
-    pub fn done<T>(self, result: &Result<T, crate::error::AppError>) {
-        METRICS.commit_in_flight.add(-1);
+    /// The writer answered: the change is committed, or it was refused by the version check
+    /// (`conflict`), or it failed (a database error, counted where it became an `AppError`:
+    /// crate::error).
+    pub fn done(self, committed: bool, conflict: bool) {
         METRICS.commit_time.observe_time(self.start.elapsed());
-        match result {
-            Ok(_) => {
-                METRICS.changes.inc();
-                METRICS.moves.add(self.moves);
-            }
-            Err(crate::error::AppError::Conflict) => METRICS.conflicts.inc(),
-            // Database errors are counted where they become an `AppError` (crate::error).
-            Err(_) => {}
+        if committed {
+            METRICS.changes.inc();
+            METRICS.moves.add(self.moves);
+        } else if conflict {
+            METRICS.conflicts.inc();
         }
+    }
+}
+
+impl Drop for CommitTimer {
+    /// Answered, or its caller went away (a dropped request) while the writer had it.
+    fn drop(&mut self) {
+        METRICS.commit_in_flight.add(-1);
     }
 }
 
@@ -316,8 +311,8 @@ impl Metrics {
 
     /// Counts a connection refused at accept (crate::net::limits): the cap per address, or the
     /// node's cap on open connections.
-    pub fn connection_refused(&self, err: &crate::error::AppError) {
-        if matches!(err, crate::error::AppError::Overloaded) {
+    pub fn connection_refused(&self, overloaded: bool) {
+        if overloaded {
             self.refused("connections");
         } else {
             self.refused("connections-per-ip");
@@ -335,7 +330,7 @@ impl Metrics {
     }
 
     /// The counters and histograms in the text format (the gauges of a node's state are added
-    /// by [`render`]).
+    /// by crate::scrape).
     pub fn render_counters(&self) -> String {
         let mut out = String::with_capacity(8192);
         let counters: [(&str, &str, &Counter); 12] = [
@@ -445,97 +440,70 @@ impl Metrics {
     }
 }
 
-fn counter_line(out: &mut String, name: &str, help: &str, value: u64) {
+/// Appends a counter with its help and type.
+pub(crate) fn counter_line(out: &mut String, name: &str, help: &str, value: u64) {
     let _ = writeln!(
         out,
         "# HELP {name} {help}\n# TYPE {name} counter\n{name} {value}"
     );
 }
 
-fn gauge_line(out: &mut String, name: &str, help: &str, value: impl std::fmt::Display) {
+/// Appends a gauge with its help and type.
+pub(crate) fn gauge_line(out: &mut String, name: &str, help: &str, value: impl std::fmt::Display) {
     let _ = writeln!(
         out,
         "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}"
     );
 }
 
-/// Everything `GET /metrics` answers for the node of `state`: [`METRICS`] and the gauges read
-/// from the state.
-pub fn render(state: &AppState) -> String {
-    let mut out = METRICS.render_counters();
-    // Every session holds a receiver of `sessions` until it has ended.
-    let sockets = state.sessions.receiver_count();
-    gauge_line(
-        &mut out,
-        "dames_websockets_open",
-        "WebSocket sessions open.",
-        sockets,
-    );
-    let rooms = state.rooms.in_memory();
-    gauge_line(
-        &mut out,
-        "dames_rooms_in_memory",
-        "Rooms held in memory.",
-        rooms,
-    );
-    let (waiting, running) = state.rooms.cpu_pool();
-    gauge_line(
-        &mut out,
-        "dames_cpu_queue",
-        "CPU searches (CPU turns and hints) waiting for a worker.",
-        waiting,
-    );
-    gauge_line(
-        &mut out,
-        "dames_cpu_running",
-        "CPU searches computing now.",
-        running,
-    );
-    gauge_line(
-        &mut out,
-        "dames_cpu_workers",
-        "CPU searches that may compute at once (--cpu-workers).",
-        state.config.cpu_workers,
-    );
-    let applied = state.rooms.catch_ups().applied();
-    counter_line(
-        &mut out,
-        "dames_fanout_applied_total",
-        "Changes of other nodes applied to a room held here from their fan-out message alone.",
-        applied,
-    );
-    let clustered = u8::from(state.cluster.is_some());
-    gauge_line(
-        &mut out,
-        "dames_cluster_node",
-        "1 if this node shares its database with others through Redis, else 0.",
-        clustered,
-    );
-    let _ = writeln!(
-        out,
-        "# HELP dames_build_info The version of this node.\n# TYPE dames_build_info gauge\n\
-         dames_build_info{{version=\"{}\"}} 1",
-        env!("CARGO_PKG_VERSION")
-    );
-    out
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, CONTENT_TYPE)], render(&state))
-}
+    #[test]
+    fn a_histogram_renders_cumulative_buckets_ending_with_its_count() {
+        let h = Histogram::new([1_000, 10_000], MICROS);
+        for micros in [500, 1_000, 5_000, 20_000] {
+            h.observe(micros);
+        }
+        let mut out = String::new();
+        h.render(&mut out, "t_seconds", "Test.");
+        assert_eq!(
+            out,
+            "# HELP t_seconds Test.\n# TYPE t_seconds histogram\n\
+             t_seconds_bucket{le=\"0.001\"} 2\nt_seconds_bucket{le=\"0.01\"} 3\n\
+             t_seconds_bucket{le=\"+Inf\"} 4\nt_seconds_sum 0.0265\nt_seconds_count 4\n"
+        );
+    }
 
-/// The router of the metrics address: `GET /metrics` and nothing else.
-pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/metrics", axum::routing::get(metrics))
-        .with_state(state)
-}
+    #[test]
+    fn sizes_are_rendered_in_their_own_unit() {
+        let h = Histogram::new(SIZES, 1.0);
+        h.observe(3);
+        let mut out = String::new();
+        h.render(&mut out, "b", "Test.");
+        assert!(
+            out.contains("b_bucket{le=\"2\"} 0\nb_bucket{le=\"4\"} 1\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("b_sum 3\nb_count 1\n"), "{out}");
+    }
 
-/// Serves [`router`] on `listener` (the metrics address, never the public one) until the
-/// process ends. Scrapes are few: no limits beyond the framework's.
-///
-/// # Errors
-/// If the listener fails.
-pub async fn serve(listener: TcpListener, state: AppState) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).await
+    #[test]
+    fn each_refusal_kind_has_its_own_series() {
+        let before = METRICS.refusals("hint");
+        METRICS.refused("hint");
+        assert!(METRICS.refusals("hint") > before);
+        let text = METRICS.render_counters();
+        for kind in REFUSALS {
+            assert!(text.contains(&format!("dames_refusals_total{{kind=\"{kind}\"}} ")));
+        }
+    }
+
+    #[test]
+    fn a_failed_storage_operation_is_counted_as_a_database_error() {
+        let before = METRICS.database_errors.get();
+        let _ = crate::error::AppError::from(dames_store::StoreError::Failed("disk full".into()));
+        assert!(METRICS.database_errors.get() > before);
+    }
 }

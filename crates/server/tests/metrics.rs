@@ -46,7 +46,7 @@ impl Node {
                     .unwrap();
             }),
             tokio::spawn(async move {
-                dames_server::metrics::serve(private, state).await.unwrap();
+                dames_server::serve_metrics(private, state).await.unwrap();
             }),
         ];
         Node {

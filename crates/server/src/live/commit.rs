@@ -185,7 +185,7 @@ impl Writer {
         if let Some(probe) = &self.probe {
             probe.pending.fetch_sub(1, Ordering::SeqCst);
         }
-        timer.done(&result);
+        timer.done(result.is_ok(), matches!(result, Err(AppError::Conflict)));
         result
     }
 }

@@ -422,7 +422,7 @@ pub async fn serve(
                 tokio::spawn(connection.run(stream, slots, stopped.clone()));
             }
             Err(err) => {
-                crate::metrics::METRICS.connection_refused(&err);
+                crate::metrics::METRICS.connection_refused(matches!(err, AppError::Overloaded));
                 tracing::debug!("connection from {peer} refused: {err}");
                 if let Ok(permit) = tracker.refusing.clone().try_acquire_owned() {
                     tokio::spawn(async move {
