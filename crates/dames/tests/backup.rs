@@ -108,7 +108,9 @@ async fn a_backup_taken_under_load_holds_every_move_acknowledged_before_it_began
         .unwrap()
     };
     assert!(out.status.success(), "{out:?}");
+    let took = began.elapsed();
     let said = String::from_utf8_lossy(&out.stdout);
+    eprintln!("{} (the command: {took:?})", said.trim());
     assert!(said.contains(&format!("{GAMES} rooms")), "{said}");
     for p in players {
         p.await.unwrap();
@@ -120,6 +122,10 @@ async fn a_backup_taken_under_load_holds_every_move_acknowledged_before_it_began
     assert!(
         after > 0 && !before.is_empty(),
         "{} before, {after} after",
+        before.len()
+    );
+    eprintln!(
+        "moves acknowledged: {} before the backup began, {after} after",
         before.len()
     );
 

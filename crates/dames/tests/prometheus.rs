@@ -87,8 +87,8 @@ fn config(targets: &[String]) -> String {
         "scrape_interval: 1s",
     );
     let conf = replace(conf, "evaluation_interval: 15s", "evaluation_interval: 1s");
-    let conf = replace(conf, "127.0.0.1:18081", &targets[0]);
-    replace(conf, "127.0.0.1:18082", &targets[1])
+    let conf = replace(conf, "- 127.0.0.1:18081\n", &format!("- {}\n", targets[0]));
+    replace(conf, "- 127.0.0.1:18082\n", &format!("- {}\n", targets[1]))
 }
 
 /// A node with its metrics on `metrics` (its own database in `dir`).
