@@ -353,3 +353,22 @@ fn metric_names(expr: &str) -> Vec<String> {
     }
     names
 }
+
+#[test]
+fn the_metrics_are_never_served_on_the_public_port() {
+    let port = free_port();
+    // The same port on another loopback address binds: refused all the same.
+    for metrics in [format!("127.0.0.1:{port}"), format!("127.0.0.2:{port}")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_dames"))
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .arg("--db")
+            .arg(dir.path().join("d.db"))
+            .args(["--metrics-listen", &metrics, "--log", "warn"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{out:?}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("metrics"), "{said}");
+    }
+}
