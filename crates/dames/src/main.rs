@@ -5,6 +5,8 @@
 
 use clap::{Parser, Subcommand};
 
+#[cfg(feature = "server")]
+mod backup;
 #[cfg(feature = "cc")]
 mod cc;
 #[cfg(feature = "draughts")]
@@ -48,6 +50,10 @@ enum Command {
     /// nodes can then start together on a ready schema).
     #[cfg(feature = "server")]
     Migrate(serve::MigrateArgs),
+    /// Copy the SQLite database to a file while it is being served (online backup; a
+    /// PostgreSQL database: pg_dump, docs/operations.md).
+    #[cfg(feature = "server")]
+    Backup(backup::Args),
     /// Chinese checkers tools: perft, legal moves.
     #[cfg(feature = "cc")]
     #[command(subcommand)]
@@ -94,6 +100,8 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Serve(args)) => serve::run(args),
         #[cfg(feature = "server")]
         Some(Command::Migrate(args)) => serve::migrate(&args),
+        #[cfg(feature = "server")]
+        Some(Command::Backup(args)) => backup::run(&args),
         #[cfg(feature = "cc")]
         Some(Command::Cc(cmd)) => cc::run(cmd),
         #[cfg(feature = "draughts")]

@@ -92,6 +92,10 @@ pub struct Args {
     /// default: the cores available but one, at least one.
     #[arg(long)]
     pub cpu_workers: Option<usize>,
+    /// Serve `GET /metrics` (Prometheus text format, docs/operations.md) on this address, e.g.
+    /// `127.0.0.1:9100`: an address of its own, never the public one. Default: no metrics.
+    #[arg(long, env = "DAMES_METRICS_LISTEN")]
+    pub metrics_listen: Option<String>,
     /// Log level: error, warn, info, debug or trace (logs go to stderr).
     #[arg(long, default_value = "info", env = "DAMES_LOG")]
     pub log: tracing::Level,
@@ -213,10 +217,37 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("{} names no address", args.addr))?;
     let listener = dames_server::net::listen::listen(addr)?;
     let addr = listener.local_addr()?;
+    if let Some(metrics) = &args.metrics_listen {
+        serve_metrics(metrics, addr, state.clone()).await?;
+    }
     println!("listening on http://{addr}");
     std::io::stdout().flush()?;
     dames_server::serve(listener, state, shutdown).await?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// Binds the metrics address (refused if it is the public one) and serves `GET /metrics` there
+/// in a task of its own for as long as the process runs.
+async fn serve_metrics(
+    at: &str,
+    public: std::net::SocketAddr,
+    state: AppState,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(at)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen for metrics on {at}: {e}"))?;
+    let addr = listener.local_addr()?;
+    anyhow::ensure!(
+        addr.port() != public.port(),
+        "--metrics-listen must not be the public address ({public})"
+    );
+    tracing::info!("metrics on http://{addr}/metrics");
+    tokio::spawn(async move {
+        if let Err(err) = dames_server::serve_metrics(listener, state).await {
+            tracing::error!("the metrics address failed: {err}");
+        }
+    });
     Ok(())
 }
 

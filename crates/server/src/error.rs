@@ -203,7 +203,10 @@ impl From<dames_store::StoreError> for AppError {
                 tracing::info!("{err}");
                 Self::Conflict
             }
-            dames_store::StoreError::Failed(_) => Self::internal("storage", err),
+            dames_store::StoreError::Failed(_) => {
+                crate::metrics::METRICS.database_errors.inc();
+                Self::internal("storage", err)
+            }
         }
     }
 }

@@ -2,8 +2,9 @@
 //! and the stores (`dames-store`): the live rooms ([`live`]: one cell per room in memory, the
 //! group-commit writer, the CPU scheduler, eviction, presence, the fan-out between nodes), the
 //! HTTP API ([`http`]) and the WebSocket sessions ([`ws`]), Web Push ([`push`]), the cluster's
-//! Redis ([`cluster`]), network limits ([`net`], [`ratelimit`]) and the web client embedded in
-//! the binary ([`assets`]). ARCHITECTURE.md follows one move through all of it.
+//! Redis ([`cluster`]), network limits ([`net`], [`ratelimit`]), the Prometheus metrics
+//! ([`metrics`], served by [`scrape`]) and the web client embedded in the binary ([`assets`]). ARCHITECTURE.md
+//! follows one move through all of it.
 //!
 //! The protocol is `docs/protocol.md`, the storage `docs/storage.md`. The platform rules are
 //! RULES.md part 3.
@@ -25,12 +26,14 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod live;
+pub mod metrics;
 pub mod net;
 pub mod options;
 pub mod push;
 pub mod qr;
 pub mod ratelimit;
 pub mod retention;
+pub mod scrape;
 pub mod state;
 pub mod ws;
 
@@ -39,4 +42,5 @@ pub use config::Config;
 pub use error::AppError;
 pub use net::Network;
 pub use options::{Limits, Rate, Retention};
+pub use scrape::serve as serve_metrics;
 pub use state::AppState;

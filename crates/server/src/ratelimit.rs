@@ -213,8 +213,10 @@ impl RateLimiter {
         };
         match self.apply_redis(cluster, action, &keys, take).await {
             Ok(0) => Ok(()),
-            Ok(wait_ms) => Err(AppError::RateLimited(wait_ms.div_ceil(1000).max(1))),
+            Ok(wait_ms) => Err(AppError::RateLimited(wait_ms.div_ceil(1000).max(1)))
+                .inspect_err(|_| crate::metrics::METRICS.refused(action.name())),
             Err(err) => {
+                crate::metrics::METRICS.redis_errors.inc();
                 if !self.warned.swap(true, Ordering::Relaxed) {
                     tracing::error!("rate limits counted by this node alone (Redis: {err})");
                 }
@@ -268,6 +270,7 @@ impl RateLimiter {
             }
         }
         if wait > 0.0 {
+            crate::metrics::METRICS.refused(action.name());
             return Err(AppError::RateLimited(wait.ceil() as u64));
         }
         if take {

@@ -42,6 +42,7 @@ pub use feedback::{FeedbackRow, FeedbackStore};
 pub use memory::MemoryStore;
 pub use postgres::{PostgresStore, ScratchDatabase};
 pub use push::{PushStore, PushSub};
+pub use sqlite::backup::{backup as sqlite_backup, BackupSummary};
 pub use sqlite::SqliteStore;
 
 pub use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};

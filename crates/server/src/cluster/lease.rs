@@ -131,7 +131,10 @@ impl Lease {
                         lost();
                         return;
                     }
-                    Err(err) => tracing::warn!("lease {} not renewed: {err}", lease.key),
+                    Err(err) => {
+                        crate::metrics::METRICS.redis_errors.inc();
+                        tracing::warn!("lease {} not renewed: {err}", lease.key);
+                    }
                 }
             }
         });

@@ -168,6 +168,7 @@ impl Writer {
     /// Commits `commit` with whatever else is waiting; `Ok` once it is durable.
     pub(super) async fn commit(&self, commit: Commit) -> Result<(), AppError> {
         let (done, answer) = oneshot::channel();
+        let timer = crate::metrics::CommitTimer::start(&commit);
         self.in_flight.send_modify(|n| *n += 1);
         let _in_flight = InFlight(&self.in_flight);
         if let Some(probe) = &self.probe {
@@ -184,6 +185,7 @@ impl Writer {
         if let Some(probe) = &self.probe {
             probe.pending.fetch_sub(1, Ordering::SeqCst);
         }
+        timer.done(result.is_ok(), matches!(result, Err(AppError::Conflict)));
         result
     }
 }
@@ -217,6 +219,7 @@ fn write_loop(store: &dyn RoomStore, queue: &mpsc::Receiver<Job>, probe: Option<
                 .largest
                 .fetch_max(commits.len() as u64, Ordering::SeqCst);
         }
+        let _timer = crate::metrics::BatchTimer::start(commits.len());
         commit_together(store, &mut commits, dones, probe);
     }
 }

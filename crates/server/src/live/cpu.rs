@@ -221,6 +221,7 @@ impl Rooms {
             by_ip += usize::from(g.by.as_ref() == Some(&by));
         }
         if by_client >= limits.cpu_games_per_client || by_ip >= limits.cpu_games_per_ip {
+            crate::metrics::METRICS.refused("cpu-games");
             return Err(AppError::TooManyCpuGames);
         }
         Ok(())
@@ -359,6 +360,7 @@ impl CpuJob {
             }
             Err(err) => {
                 // Redis down: think anyway; the version check refuses a second node's move.
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("room {}: CPU lease not taken: {err}", self.room.code);
                 None
             }
@@ -369,6 +371,7 @@ impl CpuJob {
         // Unless this node already started the next turn of the room (it holds the lease on).
         if cell.end_cpu_turn(&cancel) {
             if let Err(err) = lease.release(&cluster).await {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("CPU lease {} not released: {err}", lease.key());
             }
         }

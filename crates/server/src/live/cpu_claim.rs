@@ -111,6 +111,7 @@ impl Rooms {
         let (code, version) = (room.code.clone(), room.version);
         tokio::spawn(async move {
             if let Err(err) = unmark(&cluster, &code, version).await {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("room {code}: CPU turn not unmarked: {err}");
             }
         });
@@ -129,6 +130,7 @@ impl Rooms {
             Ok(true) => {}
             Ok(false) => return false,
             Err(err) => {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("room {code}: CPU lease not taken: {err}");
                 return false;
             }
@@ -183,6 +185,7 @@ async fn scan(rooms: Weak<Rooms>, cluster: Arc<Cluster>) {
         let codes = match unclaimed(&cluster).await {
             Ok(codes) => codes,
             Err(err) => {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("CPU turns not scanned: {err}");
                 continue;
             }

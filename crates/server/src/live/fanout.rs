@@ -175,6 +175,7 @@ impl Rooms {
                 .arg(&payload)
                 .query_async(&mut conn)
                 .await;
+            crate::metrics::METRICS.fanout_published(sent.is_ok());
             if let Err(err) = sent {
                 // The others catch up at their next change of the room (a conflict) or when
                 // they subscribe again.
@@ -284,6 +285,7 @@ impl Rooms {
                     backoff = Duration::from_millis(100);
                 }
                 Err(err) => {
+                    crate::metrics::METRICS.redis_errors.inc();
                     tracing::warn!("fan-out: cannot subscribe ({err}); again in {backoff:?}");
                     backoff = (backoff * 2).min(MAX_BACKOFF);
                 }
@@ -305,6 +307,7 @@ impl Rooms {
         tokio::spawn(self.clone().reshare_presence(true));
         let mut messages = pubsub.into_on_message();
         while let Some(msg) = messages.next().await {
+            crate::metrics::METRICS.fanout_received.inc();
             let Ok(note) = serde_json::from_slice::<Note<'static>>(msg.get_payload_bytes()) else {
                 continue;
             };

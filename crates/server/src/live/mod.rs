@@ -494,6 +494,7 @@ impl Rooms {
         // Who is connected here is this node's memory, not the database's.
         fresh.keep_memory_of(&room.seats);
         let events = dames_room::event::read_rows(&room.code, &rows);
+        crate::metrics::METRICS.reloads.inc();
         *room = fresh.clone();
         Some((events, fresh))
     }

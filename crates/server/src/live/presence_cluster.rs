@@ -79,6 +79,7 @@ impl Rooms {
         let code = code.to_owned();
         tokio::spawn(async move {
             if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("presence of room {code}: {err}");
             }
         });
@@ -132,6 +133,7 @@ impl Rooms {
                 }
             }
             if let Err(err) = pipe.query_async::<()>(&mut conn).await {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("presence: not shared again ({err}); at the next subscription");
                 return;
             }
@@ -158,6 +160,7 @@ impl Rooms {
         {
             Ok(fields) => fields,
             Err(err) => {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("presence of room {code}: {err}");
                 return;
             }
@@ -245,6 +248,7 @@ impl Rooms {
                 .query_async(&mut conn)
                 .await;
             if let Err(err) = &members {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("presence: the nodes cannot be listed: {err}");
             }
             // Those known here too: another node may have removed a dead one from the set first.
@@ -284,6 +288,7 @@ impl Rooms {
                 .query_async(&mut conn)
                 .await;
             if let Err(err) = beat {
+                crate::metrics::METRICS.redis_errors.inc();
                 tracing::warn!("presence: liveness not renewed: {err}");
             }
             let counted: HashMap<String, Vec<String>> = self

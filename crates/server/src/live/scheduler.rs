@@ -173,6 +173,7 @@ impl Turn {
     /// Waits until this search is first in the ring and a worker is free (or it is cancelled or
     /// due), then counts it as computing.
     fn acquire(&mut self) {
+        let asked = Instant::now();
         let pool = self.pool.clone();
         let mut q = pool.lock();
         loop {
@@ -195,6 +196,9 @@ impl Turn {
         }
         q.running += 1;
         drop(q);
+        crate::metrics::METRICS
+            .cpu_wait
+            .observe_time(asked.elapsed());
         self.holding = true;
         self.slice = Instant::now();
         // Another worker may be free for the next room.
@@ -220,6 +224,13 @@ impl Turn {
         self.holding = false;
         pool.turn.notify_all();
         self.acquire();
+    }
+}
+
+impl super::Rooms {
+    /// The CPU pool's searches waiting for a slice and computing now (crate::metrics).
+    pub fn cpu_pool(&self) -> (usize, usize) {
+        self.scheduler.load()
     }
 }
 

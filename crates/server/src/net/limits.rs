@@ -148,9 +148,9 @@ impl WebSockets {
     /// # Errors
     /// `too_many_connections` when this address has [`Network::max_websockets_per_ip`] open.
     pub fn open(&self, ip: IpAddr) -> Result<Slot, AppError> {
-        self.counter
-            .take(limit_key(ip), self.cap)
-            .ok_or(AppError::TooManyConnections)
+        let slot = self.counter.take(limit_key(ip), self.cap);
+        crate::metrics::METRICS.websocket_opened(slot.is_some());
+        slot.ok_or(AppError::TooManyConnections)
     }
 }
 
@@ -422,6 +422,7 @@ pub async fn serve(
                 tokio::spawn(connection.run(stream, slots, stopped.clone()));
             }
             Err(err) => {
+                crate::metrics::METRICS.connection_refused(matches!(err, AppError::Overloaded));
                 tracing::debug!("connection from {peer} refused: {err}");
                 if let Ok(permit) = tracker.refusing.clone().try_acquire_owned() {
                     tokio::spawn(async move {

@@ -65,6 +65,7 @@ async fn first_claim(cluster: Option<&Cluster>, code: &str, version: i64, seat: 
     match claimed {
         Ok(set) => set.is_some(),
         Err(err) => {
+            crate::metrics::METRICS.redis_errors.inc();
             tracing::warn!("push of {code} not claimed ({err}): sending anyway");
             true
         }
@@ -319,8 +320,13 @@ struct Worker {
 
 /// How one delivery attempt ended.
 enum Sent {
+    /// Accepted by the push service.
     Done,
+    /// Refused for good (4xx): retrying would not help.
+    Refused,
+    /// The subscription is gone (404, 410) or not allowed: it is deleted.
     Gone,
+    /// Worth another attempt (5xx, 429, no answer).
     Retry,
 }
 
@@ -416,8 +422,16 @@ impl Worker {
             }
             let body = crypto::encrypt(&public, &auth, &payload_bytes(&payload));
             match self.send_once(&sub.endpoint, body).await {
-                Sent::Done => return,
+                Sent::Done => {
+                    crate::metrics::METRICS.push_sent.inc();
+                    return;
+                }
+                Sent::Refused => {
+                    crate::metrics::METRICS.push_failed.inc();
+                    return;
+                }
                 Sent::Gone => {
+                    crate::metrics::METRICS.push_failed.inc();
                     let store = self.store.clone();
                     let endpoint = sub.endpoint.clone();
                     if let Err(err) = blocking(move || store.delete_push_endpoint(&endpoint)).await
@@ -429,6 +443,7 @@ impl Worker {
                 Sent::Retry => {}
             }
         }
+        crate::metrics::METRICS.push_failed.inc();
         tracing::warn!("push to a seat of {} failed {ATTEMPTS} times", sub.code);
     }
 
@@ -463,7 +478,7 @@ impl Worker {
             Ok(r) => {
                 // 400, 401, 403, 413: retrying would not help.
                 tracing::warn!("push service {host} answered {}", r.status());
-                Sent::Done
+                Sent::Refused
             }
             Err(err) if ssrf::is_refused(&err) => {
                 // Never the URL (reqwest's errors carry it): its path is the subscription's secret.

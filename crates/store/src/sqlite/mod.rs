@@ -11,6 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
 
+pub mod backup;
 mod extras;
 
 use crate::error::StoreError;
