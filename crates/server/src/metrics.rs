@@ -195,6 +195,9 @@ pub struct Metrics {
     /// Rooms reloaded from the store because this node's copy was behind (a fan-out message
     /// missed or not applicable, a conflict, a refusal on a stale copy).
     pub reloads: Counter,
+    /// Of those, rooms found behind by asking the store (the sweep, or a request for a room
+    /// held here), not by a message: each is a message that never came.
+    pub stale_found: Counter,
 }
 
 /// The metrics of this process.
@@ -217,6 +220,7 @@ pub static METRICS: Metrics = Metrics {
     fanout_failed: Counter::new(),
     fanout_received: Counter::new(),
     reloads: Counter::new(),
+    stale_found: Counter::new(),
 };
 
 /// A change on its way through the writer: counted when its answer comes ([`CommitTimer::done`]).
@@ -333,7 +337,7 @@ impl Metrics {
     /// by crate::scrape).
     pub fn render_counters(&self) -> String {
         let mut out = String::with_capacity(8192);
-        let counters: [(&str, &str, &Counter); 12] = [
+        let counters: [(&str, &str, &Counter); 13] = [
             (
                 "dames_moves_committed_total",
                 "Moves committed (by people and CPUs).",
@@ -394,6 +398,12 @@ impl Metrics {
                 "Rooms reloaded from the store because this node's copy was behind \
                  (catch-ups after a gap or a conflict).",
                 &self.reloads,
+            ),
+            (
+                "dames_stale_rooms_found_total",
+                "Rooms found behind the store by the sweep or a request, not by a message \
+                 (a fan-out message that never came).",
+                &self.stale_found,
             ),
         ];
         for (name, help, counter) in counters {

@@ -216,6 +216,12 @@ pub fn set_cookie(name: &str, value: &str, max_age: u32, secure: bool) -> Header
     HeaderValue::from_str(&cookie).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
+/// The value of the `dames_client` cookie of browser id `id` under the server's `key`
+/// ([`AppState::client_key`]): what [`client_cookie`] sets and recognises.
+pub fn client_cookie_value(key: &str, id: &str) -> String {
+    token::signed_client_id(key, id)
+}
+
 /// Middleware: gives every browser a `dames_client` cookie (a 128-bit random id, signed with
 /// the server's key: `token::signed_client_id`) on the first response that lacks one. A
 /// value the server did not sign — planted, forged, or from before ids were signed — is
@@ -233,7 +239,7 @@ pub async fn client_cookie(
     req.extensions_mut().insert(ClientId(id.clone(), secure));
     let mut response = next.run(req).await;
     if sent.is_none() {
-        let value = token::signed_client_id(&state.client_key, &id);
+        let value = client_cookie_value(&state.client_key, &id);
         response
             .headers_mut()
             .append(header::SET_COOKIE, set_cookie(&name, &value, YEAR, secure));

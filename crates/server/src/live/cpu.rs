@@ -167,6 +167,7 @@ impl CpuGames {
             by_ip += usize::from(room.cpu_by.is_some() && g.by == room.cpu_by);
         }
         if by_client >= per_client || by_ip >= per_ip {
+            crate::metrics::METRICS.refused("cpu-games");
             return Err(AppError::TooManyCpuGames);
         }
         let game = CpuGame {

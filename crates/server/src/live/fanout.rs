@@ -272,6 +272,7 @@ impl Rooms {
         }
         if self.clone().catch_up(cell, Some(version), None).await {
             self.catch_ups.swept.fetch_add(1, Ordering::Relaxed);
+            crate::metrics::METRICS.stale_found.inc();
         }
     }
 
@@ -339,6 +340,7 @@ impl Rooms {
             for cell in held {
                 if self.clone().catch_up(cell, None, None).await {
                     self.catch_ups.swept.fetch_add(1, Ordering::Relaxed);
+                    crate::metrics::METRICS.stale_found.inc();
                 }
             }
         });

@@ -118,7 +118,7 @@ impl Server {
     /// every request).
     pub fn browser(&self, id: &str) -> Client {
         let mut headers = reqwest::header::HeaderMap::new();
-        let signed = dames_room::token::signed_client_id(&self.client_key, id);
+        let signed = dames_server::http::client_cookie_value(&self.client_key, id);
         let cookie = format!("dames_client={signed}");
         headers.insert("cookie", cookie.parse().unwrap());
         let mut client = self.client();
