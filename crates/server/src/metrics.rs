@@ -140,13 +140,14 @@ const MICROS: f64 = 1e6;
 
 /// The kinds of refusal counted by [`Metrics::refused`]: the rate limits (by the action
 /// limited, crate::ratelimit), then the caps (crate::net::limits, crate::live::cpu).
-pub const REFUSALS: [&str; 10] = [
+pub const REFUSALS: [&str; 11] = [
     "create",
     "join",
     "unknown-code",
     "act",
     "hint",
     "feedback",
+    "connect",
     "connections-per-ip",
     "connections",
     "websockets-per-ip",

@@ -88,6 +88,8 @@ pub struct Limits {
     pub hint: Rate,
     /// Reviews and requests, per address.
     pub feedback: Rate,
+    /// Openings of a room's WebSocket, per address and per seat.
+    pub connect: Rate,
     /// Games against CPUs being played at once per browser (`too_many_cpu_games`): each keeps
     /// the CPU players' pool busy as long as it lasts.
     pub cpu_games_per_client: usize,
@@ -122,6 +124,10 @@ impl Default for Limits {
             feedback: Rate {
                 burst: 30,
                 per_minute: 1,
+            },
+            connect: Rate {
+                burst: 60,
+                per_minute: 120,
             },
             cpu_games_per_client: 5,
             cpu_games_per_ip: 30,

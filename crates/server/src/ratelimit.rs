@@ -36,6 +36,9 @@ pub enum Action {
     Hint,
     /// A review or request, per address.
     Feedback,
+    /// Opening a room's WebSocket, per address and per seat: a reconnect loop costs the other
+    /// players nothing past it.
+    Connect,
 }
 
 impl Action {
@@ -47,6 +50,7 @@ impl Action {
             Action::Act => "act",
             Action::Hint => "hint",
             Action::Feedback => "feedback",
+            Action::Connect => "connect",
         }
     }
 }
@@ -142,6 +146,7 @@ impl RateLimiter {
             Action::Act => self.limits.act,
             Action::Hint => self.limits.hint,
             Action::Feedback => self.limits.feedback,
+            Action::Connect => self.limits.connect,
         }
     }
 
@@ -184,6 +189,21 @@ impl RateLimiter {
     /// `rate_limited`.
     pub fn take_seat(&self, action: Action, seat: &str) -> Result<(), AppError> {
         self.apply_keys(action, vec![Key::Seat(seat.to_owned())], true)
+    }
+
+    /// Takes one [`Action::Connect`] token from address `ip` (IPv6: its /64) and, for a seated
+    /// caller, from its seat (by its token), or fails with `rate_limited`.
+    ///
+    /// # Errors
+    /// `rate_limited` with the seconds to wait.
+    pub async fn take_connect(&self, ip: IpAddr, seat: Option<&str>) -> Result<(), AppError> {
+        let mut keys = vec![Key::Ip(crate::net::client_ip::limit_key(ip))];
+        // Known to Redis by a hash: a seat token is a secret, never a key name.
+        keys.extend(seat.map(|s| {
+            let hash = dames_room::token::hash_token(s);
+            Key::Seat(hash[..16].iter().map(|b| format!("{b:02x}")).collect())
+        }));
+        self.apply_shared(Action::Connect, keys, true).await
     }
 
     /// Takes one token for `action` from browser `client`, or fails with `rate_limited`.

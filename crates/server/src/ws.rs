@@ -67,6 +67,10 @@ async fn upgrade(
         caller.seat_token(&room.code)?
     };
     let since = q.version()?;
+    state
+        .limiter
+        .take_connect(caller.ip, token.as_deref())
+        .await?;
     let slot = state.websockets.open(caller.ip)?;
     let live = state.sessions.subscribe();
     let session = Session {
@@ -966,6 +970,48 @@ mod tests {
             .await
             .unwrap()
             .unwrap();
+        assert_eq!(version(&cell).await, v, "presence is no event");
+    }
+
+    #[tokio::test]
+    async fn a_reconnect_loop_sends_the_other_players_a_few_presence_messages_not_one_per_flip() {
+        let state = app().await;
+        let cell = game(&state).await;
+        let v = version(&cell).await;
+        let mut ana = connect(&state, &cell, Some("Ana"), v, 256);
+        ana.until("state").await;
+        // Bo's page opens and closes 40 times in about half a second.
+        let started = tokio::time::Instant::now();
+        for _ in 0..40 {
+            state.rooms.presence(&cell, Some("Bo"), None, 1).await;
+            state.rooms.presence(&cell, Some("Bo"), Some(1), -1).await;
+            tokio::time::sleep(Duration::from_millis(12)).await;
+        }
+        // Then it stays open: the last message says so.
+        state.rooms.presence(&cell, Some("Bo"), None, 1).await;
+        let spent = started.elapsed();
+        // Everything Ana is sent until nothing more comes for 600 ms.
+        let mut seen = Vec::new();
+        while let Ok(Some(msg)) =
+            tokio::time::timeout(Duration::from_millis(600), ana.from_server.next()).await
+        {
+            if let Message::Text(t) = msg {
+                let msg: Value = serde_json::from_str(t.as_str()).unwrap();
+                assert_eq!(msg["type"], "presence", "{msg}");
+                seen.push(msg);
+            }
+        }
+        assert_eq!(
+            seen.last(),
+            Some(&json!({"type": "presence", "seat": 1, "online": true}))
+        );
+        // One message a PRESENCE_EVERY at most, not 81.
+        let most = 2 + (spent.as_millis() / 250) as usize;
+        assert!(
+            seen.len() <= most,
+            "{} messages in {spent:?}: {seen:?}",
+            seen.len()
+        );
         assert_eq!(version(&cell).await, v, "presence is no event");
     }
 }

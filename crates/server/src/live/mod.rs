@@ -80,6 +80,8 @@ pub struct RoomCell {
     cpu: Mutex<Option<cpu::CpuTurn>>,
     /// When the room was last asked for or changed (ms; eviction, `evict`).
     used_at: AtomicI64,
+    /// The presence last sent of each seat, to coalesce flips (`presence`).
+    presence_out: Mutex<HashMap<usize, presence::PresenceOut>>,
 }
 
 impl RoomCell {
@@ -91,6 +93,7 @@ impl RoomCell {
             deleted: AtomicBool::new(false),
             cpu: Mutex::new(None),
             used_at: AtomicI64::new(now_ms()),
+            presence_out: Mutex::new(HashMap::new()),
         })
     }
 

@@ -10,10 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::fanout::Note;
-use super::{RoomCell, Rooms, Update};
+use super::{RoomCell, Rooms};
 use crate::cluster::Cluster;
-use crate::live::publish::frame;
-use dames_room::message::ServerMessage;
 
 /// A node's liveness key lasts this long unless renewed.
 pub const ALIVE: Duration = Duration::from_millis(3_000);
@@ -205,10 +203,7 @@ impl Rooms {
         let now = super::now_ms();
         for seat in 0..room.seats.len() {
             if let Some(online) = room.presence_elsewhere(seat, seats.contains(&seat), now) {
-                let wire = frame(&ServerMessage::Presence { seat, online });
-                let _ = cell
-                    .tx
-                    .send(Arc::new(Update::Presence { seat, online, wire }));
+                self.send_presence(&cell, seat, online);
             }
         }
     }
