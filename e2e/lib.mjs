@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { checkpoint } from './axe.mjs';
 
 export const E2E_DIR = dirname(fileURLToPath(import.meta.url));
 export const SHOTS = resolve(E2E_DIR, '../test-output/screenshots');
@@ -107,7 +108,9 @@ export async function newPerson(browser, { name = 'Ana', lang = null, phone = fa
   return { ctx, page };
 }
 
+/** Saves a screenshot of `page`; axe-core checks the state it shows first (a test's checkpoint). */
 export async function shot(page, name, opts = {}) {
+  await checkpoint(page, `before the screenshot ${name}`);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), ...opts });
 }

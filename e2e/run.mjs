@@ -1,12 +1,15 @@
 // The browser test suite: starts a real dames server (fresh database, random port), drives
 // Debian's Chromium through playwright-core, saves screenshots under test-output/screenshots,
 // prints "N passed, M failed" and exits non-zero on failure. Always stops the server.
+// axe-core checks every page and state the tests reach (axe.mjs): a test fails with what it finds.
 // Env: DAMES_BIN (server binary, default ../target/release/dames), DAMES_URL (use a running
-// server instead), E2E_ONLY (substring filter on test names), E2E_SERVER_LOG=1.
+// server instead), E2E_ONLY (substring filter on test names), E2E_SERVER_LOG=1, E2E_AXE=0 (no
+// axe-core hook).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { E2E_DIR, launchBrowser, startServer } from './lib.mjs';
+import { axeStats, beginTest, takeFindings, watchBrowser } from './axe.mjs';
 
 const tests = [];
 globalThis.test = (name, fn) => tests.push({ name, fn });
@@ -36,17 +39,22 @@ try {
     if (only && !t.name.includes(only)) continue;
     const t0 = Date.now();
     const contexts = [];
-    const ctx = { base: server.base, browser, server, track: (c) => contexts.push(c) };
+    const ctx = { base: server.base, browser: watchBrowser(browser), server, track: (c) => contexts.push(c) };
+    beginTest(t.name);
     try {
       await Promise.race([
         t.fn(ctx),
         new Promise((_, fail) => setTimeout(() => fail(new Error('test timed out after 120 s')), 120000)),
       ]);
+      const found = await takeFindings();
+      if (found.length) throw Object.assign(new Error(`axe-core found violations (its default rules, every impact):\n${JSON.stringify(found, null, 1)}`), { whole: true });
       passed++;
       console.log(`ok - ${t.name} (${Date.now() - t0} ms)`);
     } catch (e) {
       failed++;
-      console.log(`not ok - ${t.name} (${Date.now() - t0} ms)\n  ${String(e && e.stack || e).split('\n').slice(0, 6).join('\n  ')}`);
+      const found = e && e.whole ? [] : await takeFindings({ endChecks: false });
+      console.log(`not ok - ${t.name} (${Date.now() - t0} ms)\n  ${(e && e.whole ? e.message : String(e && e.stack || e).split('\n').slice(0, 6).join('\n')).split('\n').join('\n  ')}`);
+      if (found.length) console.log(`  axe-core, before the failure: ${JSON.stringify(found)}`);
     } finally {
       for (const c of contexts) await c.close().catch(() => {});
     }
@@ -57,6 +65,7 @@ try {
 } finally {
   await stopAll();
 }
+console.log(`# axe-core: ${axeStats.runs} states checked in ${(axeStats.ms / 1000).toFixed(1)} s, ${axeStats.skipped} checkpoints on a state already checked, ${axeStats.gone} gone before their check`);
 console.log(`# ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -35,7 +35,7 @@ async function visit(person, proxy, path = '/', ready = '[data-game=cc] h2', qui
 }
 
 /** An empty page (answered by the proxy itself) in the same browser and conditions: the floor this machine allows now. */
-const EMPTY = '<!doctype html><html lang="en"><title>x</title><p>x</p></html>';
+const EMPTY = '<!doctype html><html lang="en"><title>x</title><main><h1>x</h1><p>x</p></main></html>';
 const empty = (person, proxy) => visit(person, proxy, '/__empty', 'p', 100);
 
 /**

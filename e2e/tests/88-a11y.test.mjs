@@ -140,3 +140,26 @@ test('screen readers: the opponent’s moves are announced (« CPU Facile joue 3
   assert(lines.some((l) => /^CPU Facile joue \d+[-x]\d+$/.test(l)), `the CPU's move (${lines})`);
   equal(await page.locator('[data-testid=announcer]').getAttribute('aria-live'), 'polite', 'a polite live region');
 });
+
+test('a room page and a replay page while they load: one h1 naming them, axe-core clean', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser, { name: 'Inès' });
+  track(ctx);
+  await page.goto(base + '/');
+  await page.click('[data-action=cpu-draughts]');
+  await page.click('dialog [data-value=play]');
+  await page.locator('.status.mine').waitFor();
+  const code = page.url().split('/r/')[1];
+  await resign(page);
+  // The room's and the game's answers held back: the pages stay on their loading state.
+  const held = [];
+  await page.route(/\/api\/rooms\//, (route) => { held.push(route); });
+  for (const [path, title] of [[`/r/${code}`, `Partie ${code}`], [`/r/${code}/1`, `Partie 1 de la salle ${code}`]]) {
+    await page.goto(base + path, { waitUntil: 'domcontentloaded' });
+    await until(() => held.length, `${path} asked for its data`);
+    await until(async () => (await page.locator('main h1').count()) === 1, `${path}: one h1 while loading`);
+    assert((await page.locator('main h1').textContent()).includes(title), `${path}: the h1 names the page (${await page.locator('main h1').textContent()})`);
+    await noViolations(page, `${path} while loading`);
+    for (const r of held.splice(0)) await r.abort().catch(() => {});
+  }
+  await page.unroute(/\/api\/rooms\//);
+});

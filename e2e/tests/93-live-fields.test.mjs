@@ -43,14 +43,15 @@ test('live fields: patch keeps the focused field with its typed text and caret, 
   await page.evaluate(async () => {
     const { h, patch } = await import('/js/dom.js');
     const box = h('div', { id: 'patch-box' });
-    document.body.prepend(box);
+    // Inside the page's main landmark, its field labelled: a state axe-core checks like any other.
+    /** @type {HTMLElement} */ (document.querySelector('main')).prepend(box);
     /** @type {number[]} */
     const sent = [];
     /** One version of the content: what the server says, and listeners that tell which version they belong to. */
     const draw = (/** @type {number} */ n, /** @type {string} */ value) => [
       h('p', { class: 'title' }, `v${n}`),
       h('div', { class: 'row', 'data-key': 'name' },
-        h('span', { class: 'label' }, `label ${n}`),
+        h('label', { class: 'label', for: 'f' }, `label ${n}`),
         h('input', { type: 'text', id: 'f', value, 'data-version': n, onchange: () => sent.push(n) })),
       h('button', { type: 'button', 'data-action': 'go' }, `go ${n}`),
     ];

@@ -42,7 +42,8 @@ export async function showArchive(root, code, n) {
   shown?.destroy();
   shown = null;
   document.title = `${tl('archive_title', { n, code })} · Dames`;
-  const page = h('section', { class: 'game archive', 'data-testid': 'archive' });
+  // Its heading from the start (for screen readers while the record loads); replaced with the page.
+  const page = h('section', { class: 'game archive', 'data-testid': 'archive' }, h('h1', { class: 'sr-only' }, tl('archive_title', { n, code })));
   fill(root, page);
   let rec;
   let room;

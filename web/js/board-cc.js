@@ -113,7 +113,8 @@ export function ccGeometry(bottomCamp, opt) {
       if (p) layer.append(s('circle', { class: 'hole', cx: p.x, cy: p.y, r: 0.2 }));
     }
   };
-  return { viewBox: '-8.15 -8.15 16.3 16.3', cells, pitch: 1, pieceR: 0.4, background };
+  // The ring around a piece able to move clears the piece's shadow and stops short of its neighbours.
+  return { viewBox: '-8.15 -8.15 16.3 16.3', cells, pitch: 1, pieceR: 0.4, ringR: 0.485, background };
 }
 
 /** The three corner points of a triangle of points. @param {{x:number,y:number}[]} ps @param {{x:number,y:number}} ct */

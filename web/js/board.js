@@ -17,7 +17,7 @@ import { t } from './i18n.js';
  * @typedef {{x: number, y: number}} Pt
  * @typedef {{id: string, fill: string, stroke: string, mark?: SVGElement|null, ring?: SVGElement|null, king?: boolean, color?: 'white'|'black', inert?: boolean, owner: number|null}} PieceSpec  `ring`: tells a player's sets apart; `color`: a draughts piece's, said to screen readers
  * @typedef {{from: string, to: string, path: string[], captures: string[], raw: any}} BoardMove
- * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, squares?: boolean}} Geometry  `squares`: mark cells as squares (draughts)
+ * @typedef {{viewBox: string, cells: Map<string, Pt>, pitch: number, pieceR: number, background: (layer: SVGElement) => void, squares?: boolean, ringR?: number}} Geometry  `squares`: mark cells as squares (draughts); `ringR`: radius of the ring around the pieces able to move (default 1.16 × `pieceR`)
  * @typedef {{
  *   pieces: PieceSpec[],
  *   moves: BoardMove[],
@@ -367,7 +367,7 @@ export class Board {
     if (st.showLegal && !this.selected) {
       for (const id of movable) {
         const c = this.geo.cells.get(id);
-        if (c) this.marks.append(s('circle', { class: 'can-move', cx: c.x, cy: c.y, r: this.geo.pieceR * 1.16, 'stroke-width': R * 0.06 }));
+        if (c) this.marks.append(s('circle', { class: 'can-move', cx: c.x, cy: c.y, r: this.geo.ringR ?? this.geo.pieceR * 1.16, 'stroke-width': R * 0.06 }));
       }
     }
     if (this.selected) {

@@ -57,7 +57,7 @@ function show(r) {
   if (r.name === 'room') {
     if (sameRoom) return;
     if (!rooms) {
-      fill(app, h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+      fill(app, h('h1', { class: 'sr-only' }, t('room_title', { code: r.code })), h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
       // Not when the link moves a seat here: the room is read after that claim (away.js).
       if (!location.hash.startsWith('#transfer=')) prefetchRoom(r.code);
     }

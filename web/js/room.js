@@ -43,7 +43,8 @@ class RoomPage {
     this.game = null;
     this.gameNo = -1;
     this.banner = h('div', { class: 'banner', hidden: true, role: 'status', 'data-testid': 'reconnecting' });
-    this.body = h('div', { class: 'room-body' }, h('p', { class: 'loading' }, t('loading')));
+    // Until the room is drawn (or when it cannot be), the page's one heading names it for screen readers.
+    this.body = h('div', { class: 'room-body' }, this.heading(), h('p', { class: 'loading' }, t('loading')));
     /** Showing the last known position while offline (read-only). */
     this.stale = false;
     this.el = h('section', { class: 'room' }, this.banner, h('p', { class: 'stale-note', 'data-testid': 'stale' }, t('offline_position')), this.body);
@@ -84,7 +85,7 @@ class RoomPage {
         this.retry = setTimeout(() => this.load(attempt + 1), Math.min(500 * 2 ** attempt, 10000));
         return;
       }
-      fill(this.body, h('div', { class: 'card center' },
+      fill(this.body, this.heading(), h('div', { class: 'card center' },
         h('p', { class: 'error' }, errorText(err)),
         h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
     }
@@ -264,11 +265,16 @@ class RoomPage {
     };
   }
 
+  /** The page's heading while neither the lobby nor the game (each with its own) is shown: « Partie K7M2QX ». */
+  heading() {
+    return h('h1', { class: 'sr-only' }, t('room_title', { code: this.code }));
+  }
+
   /** The room no longer exists (deleted after its retention time). */
   gone() {
     this.close();
     this.banner.hidden = true;
-    fill(this.body, h('div', { class: 'card center' },
+    fill(this.body, this.heading(), h('div', { class: 'card center' },
       h('p', { class: 'error' }, t('err_unknown_room')),
       h('a', { class: 'btn primary', href: '/' }, t('back_home'))));
   }
