@@ -1,4 +1,5 @@
-//! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate.
+//! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate, and
+//! the endgame databases of `dames-ai` (`dames draughts egdb build|check|probe`).
 
 use std::time::Instant;
 
@@ -36,6 +37,10 @@ pub enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Endgame databases (10×10, up to 4 pieces): build, check, probe (docs/ai.md).
+    #[cfg(feature = "ai")]
+    #[command(subcommand)]
+    Egdb(crate::egdb::Command),
 }
 
 /// Runs a draughts subcommand.
@@ -59,6 +64,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Variant::International => moves::<International>(fen.as_deref()),
             Variant::Canadian => moves::<Canadian>(fen.as_deref()),
         },
+        #[cfg(feature = "ai")]
+        Command::Egdb(cmd) => crate::egdb::run(cmd),
     }
 }
 
@@ -99,7 +106,7 @@ fn perft<B: Board>(fen: Option<&str>, depth: u32, bulk: bool, divide: bool) -> a
 }
 
 /// This thread's time on a CPU so far, in seconds (Linux `schedstat`), if available.
-fn cpu_time() -> Option<f64> {
+pub(crate) fn cpu_time() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
     Some(ns / 1e9)

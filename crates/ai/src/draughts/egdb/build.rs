@@ -305,7 +305,10 @@ impl<'a> Solver<'a> {
                 return;
             }
             if !win {
-                self.resolve(r, true, d + 1);
+                // A pending win out of the signature at most as long comes from its bucket.
+                if self.win[r] == 0 || self.win[r] > d + 1 {
+                    self.resolve(r, true, d + 1);
+                }
                 return;
             }
             self.left[r] -= 1;
