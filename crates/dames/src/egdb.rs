@@ -27,8 +27,8 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Read every table of a directory (header, checksum, both sections) and verify each
-    /// stored value against its successors.
+    /// Read every table of a directory (header, checksum, both sections), verify each stored
+    /// value against its successors and against its colour-mirrored twin (solved separately).
     Check {
         /// The directory of `.egdb` files.
         dir: PathBuf,
@@ -149,9 +149,18 @@ fn check(dir: &Path) -> anyhow::Result<()> {
             missing.iter().map(Material::name).collect::<Vec<_>>()
         );
         let n = egdb::check(&tables, &m)?;
+        let twin = Material {
+            wm: m.bm,
+            wk: m.bk,
+            bm: m.wm,
+            bk: m.wk,
+        };
+        if tables.table(&twin).is_some() {
+            egdb::check_mirror(&tables, &m)?;
+        }
         let s = egdb::build::stats(&m, tables.table(&m).expect("held"));
         println!(
-            "{:<8} {:>10} positions checked: {} wins, {} draws, {} losses",
+            "{:<8} {:>10} positions checked (and against their mirror images): {} wins, {} draws, {} losses",
             m.name(),
             n,
             s.wins,
@@ -160,7 +169,7 @@ fn check(dir: &Path) -> anyhow::Result<()> {
         );
         total += n;
     }
-    println!("all {total} positions follow from their successors");
+    println!("all {total} positions follow from their successors and match their mirror images");
     report_time(start, cpu);
     Ok(())
 }

@@ -8,14 +8,15 @@
 //!
 //! Moves out of the position's zone count as one ply to a value taken with fresh counters (as
 //! in the generator). Since distances strictly decrease along the proof of every win and loss,
-//! these local checks together prove the whole table.
+//! these local checks together prove the whole table. [`check_mirror`] compares each table
+//! with its colour-mirrored twin, solved separately.
 
 use std::fmt;
 
 use draughts::MoveList;
 
 use super::build::{step_value, Step};
-use super::index::Material;
+use super::index::{Material, Placement, SQUARES};
 use super::{decode, encode, Egdb, Zone, DRAW};
 
 /// A stored value that does not follow from its successors.
@@ -92,4 +93,46 @@ pub fn check(tables: &Egdb, m: &Material) -> Result<u64, CheckError> {
         checked += 1;
     }
     Ok(checked)
+}
+
+/// The colour-mirrored placement: the board turned half a turn and the colours swapped (a
+/// symmetry of the rules, draw rules included).
+pub fn mirror(p: &Placement) -> Placement {
+    let turn = |set: u64| set.reverse_bits() >> (64 - SQUARES);
+    Placement {
+        side: p.side.opponent(),
+        wm: turn(p.bm),
+        wk: turn(p.bk),
+        bm: turn(p.wm),
+        bk: turn(p.wk),
+    }
+}
+
+/// Compares every position of `m` with its mirror image in the mirrored material's table,
+/// which the generator solved on its own (another signature, index order and direction of
+/// play): a second computation of every value. Returns the number of positions compared.
+///
+/// # Errors
+/// The first position whose mirror image holds another value (`expected` is the mirror's).
+pub fn check_mirror(tables: &Egdb, m: &Material) -> Result<u64, CheckError> {
+    let table = tables.table(m).expect("the table to check is held");
+    let mut compared = 0;
+    for (i, &stored) in table.iter().enumerate() {
+        let Some(p) = m.placement(i as u64) else {
+            continue;
+        };
+        let image = tables
+            .byte(&mirror(&p))
+            .expect("the mirrored table is held");
+        if image != stored {
+            return Err(CheckError {
+                material: *m,
+                fen: draughts::to_fen(&p.to_position()),
+                stored,
+                expected: image,
+            });
+        }
+        compared += 1;
+    }
+    Ok(compared)
 }

@@ -42,7 +42,7 @@ use draughts::bitboard::Bits;
 use draughts::{Board, Color, DrawCounters, Position, Rules, Variant};
 
 pub use build::{build, build_for, BuildError, BuildStats};
-pub use check::{check, CheckError};
+pub use check::{check, check_mirror, mirror, CheckError};
 pub use file::EgdbError;
 pub use index::{Material, Placement};
 pub use root::{root_choice, RootChoice, TABLE_WIN};

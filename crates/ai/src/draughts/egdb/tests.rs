@@ -137,6 +137,23 @@ fn every_stored_value_follows_from_its_successors() {
 }
 
 #[test]
+fn colour_mirrored_positions_have_the_same_value() {
+    let p = Placement::of(&pos("B:WK5:BK46"));
+    assert_eq!(mirror(&p), Placement::of(&pos("W:WK5:BK46")));
+    for m in tables().materials() {
+        let twin = Material {
+            wm: m.bm,
+            wk: m.bk,
+            bm: m.wm,
+            bk: m.wk,
+        };
+        if tables().table(&twin).is_some() {
+            assert!(check_mirror(tables(), &m).unwrap() > 0, "{}", m.name());
+        }
+    }
+}
+
+#[test]
 fn a_wrong_value_is_found_by_the_check() {
     let mut t = tables().clone();
     let m = KING_AND_MAN;
