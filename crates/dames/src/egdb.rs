@@ -33,6 +33,19 @@ pub enum Command {
         /// The directory of `.egdb` files.
         dir: PathBuf,
     },
+    /// For every game of a PDN file (e.g. `dames match --pdn`): the tables' value of the first
+    /// position in them (under the game's draw counters) against the game's result, for the
+    /// player whose name contains `--player`; an error if that player ever did worse.
+    Audit {
+        /// The directory of `.egdb` files.
+        dir: PathBuf,
+        /// The games.
+        #[arg(long)]
+        pdn: PathBuf,
+        /// Part of the name (PDN `White`/`Black` tag) of the player to audit.
+        #[arg(long)]
+        player: String,
+    },
     /// Print the tables' value of a position.
     Probe {
         /// The directory of `.egdb` files.
@@ -49,6 +62,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Build { pieces, out } => build(pieces, &out),
         Command::Check { dir } => check(&dir),
         Command::Probe { dir, fen } => probe(&dir, &fen),
+        Command::Audit { dir, pdn, player } => audit(&dir, &pdn, &player),
     }
 }
 
@@ -182,6 +196,71 @@ fn probe(dir: &Path, fen: &str) -> anyhow::Result<()> {
         None => println!("not in the tables"),
         Some(p) => println!("{:?} in {} plies ({:?})", p.wdl, p.distance, p.zone),
     }
+    Ok(())
+}
+
+/// The first position of `game` in the tables: its side to move, value and ply.
+fn first_in_tables(
+    tables: &Egdb,
+    pdn: &draughts::PdnGame,
+) -> anyhow::Result<Option<(draughts::Color, egdb::Wdl, usize)>> {
+    let mut game = draughts::GameOf::<International>::new(draughts::Rules::default());
+    for (ply, text) in pdn.moves.iter().enumerate() {
+        if let Some(p) = tables.probe(game.position(), &game.counters(), &game.rules()) {
+            return Ok(Some((game.position().side_to_move(), p.wdl, ply)));
+        }
+        game.play_notation(text)
+            .map_err(|e| anyhow::anyhow!("move {} {text:?}: {e}", ply + 1))?;
+    }
+    Ok(None)
+}
+
+fn audit(dir: &Path, pdn: &Path, player: &str) -> anyhow::Result<()> {
+    use draughts::Color;
+    let tables = load(dir)?;
+    let text =
+        std::fs::read_to_string(pdn).with_context(|| format!("reading {}", pdn.display()))?;
+    let games = draughts::read_pdn(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (mut entered, mut worse) = (0, 0);
+    let mut counts = std::collections::BTreeMap::new();
+    for (n, g) in games.iter().enumerate() {
+        let side = match (g.tag("White"), g.tag("Black")) {
+            (Some(w), _) if w.contains(player) => Color::White,
+            (_, Some(b)) if b.contains(player) => Color::Black,
+            _ => continue,
+        };
+        let Some((to_move, wdl, ply)) = first_in_tables(&tables, g)? else {
+            continue;
+        };
+        entered += 1;
+        // The value and the result for `side`, as 2 (win), 1 (draw), 0 (loss).
+        let value = match (wdl, to_move == side) {
+            (egdb::Wdl::Draw, _) => 1,
+            (egdb::Wdl::Win, true) | (egdb::Wdl::Loss, false) => 2,
+            _ => 0,
+        };
+        let result = match (g.result.as_deref(), side) {
+            (Some("2-0"), Color::White) | (Some("0-2"), Color::Black) => 2,
+            (Some("1-1"), _) => 1,
+            _ => 0,
+        };
+        *counts.entry((value, result)).or_insert(0) += 1;
+        if result < value {
+            worse += 1;
+            println!(
+                "game {}: in the tables at ply {ply} worth {value}/2, scored {result}/2",
+                n + 1
+            );
+        }
+    }
+    println!(
+        "{} games, {entered} reached the tables; (value, result) for {player}:",
+        games.len()
+    );
+    for ((v, r), k) in counts {
+        println!("  worth {v}/2, scored {r}/2: {k}");
+    }
+    anyhow::ensure!(worse == 0, "{worse} games scored below the tables' value");
     Ok(())
 }
 
