@@ -1,7 +1,10 @@
 //! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate, and
-//! the endgame databases of `dames-ai` (`dames draughts egdb build|check|probe`).
+//! the endgame databases of `dames-ai` (`dames draughts egdb build|check|audit|probe`).
 
 use std::time::Instant;
+
+#[cfg(feature = "ai")]
+pub mod egdb;
 
 use anyhow::Context;
 use draughts::{parse_fen, Board, Brazilian, Canadian, International, Position, Variant};
@@ -37,10 +40,10 @@ pub enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
-    /// Endgame databases (10×10, up to 4 pieces): build, check, probe (docs/ai.md).
+    /// Endgame databases (10×10, up to 4 pieces): build, check, audit, probe (docs/ai.md).
     #[cfg(feature = "ai")]
     #[command(subcommand)]
-    Egdb(crate::egdb::Command),
+    Egdb(egdb::Command),
 }
 
 /// Runs a draughts subcommand.
@@ -65,7 +68,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Variant::Canadian => moves::<Canadian>(fen.as_deref()),
         },
         #[cfg(feature = "ai")]
-        Command::Egdb(cmd) => crate::egdb::run(cmd),
+        Command::Egdb(cmd) => egdb::run(cmd),
     }
 }
 

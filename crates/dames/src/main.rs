@@ -9,8 +9,6 @@ use clap::{Parser, Subcommand};
 mod cc;
 #[cfg(feature = "draughts")]
 mod draughts;
-#[cfg(feature = "ai")]
-mod egdb;
 #[cfg(feature = "server")]
 mod fuzz;
 #[cfg(feature = "ai")]
@@ -86,7 +84,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     #[cfg(feature = "ai")]
     if plays_draughts(&cli) {
-        egdb::install_from_env();
+        draughts::egdb::install_from_env();
     }
     match cli.command {
         #[cfg(feature = "server")]

@@ -69,7 +69,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 fn build(pieces: u32, out: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let start = Instant::now();
-    let cpu = crate::draughts::cpu_time();
+    let cpu = super::cpu_time();
     let mut total = BuildStats::default();
     let mut bytes = 0u64;
     println!("material  positions        wins       draws      losses  longest  time(s)");
@@ -113,7 +113,7 @@ fn build(pieces: u32, out: &Path) -> anyhow::Result<()> {
 
 fn report_time(start: Instant, cpu: Option<f64>) {
     print!("time: {:.1} s", start.elapsed().as_secs_f64());
-    if let (Some(a), Some(b)) = (cpu, crate::draughts::cpu_time()) {
+    if let (Some(a), Some(b)) = (cpu, super::cpu_time()) {
         print!(" ({:.1} s on CPU)", b - a);
     }
     println!();
@@ -142,7 +142,7 @@ pub fn load(dir: &Path) -> anyhow::Result<Egdb> {
 
 fn check(dir: &Path) -> anyhow::Result<()> {
     let start = Instant::now();
-    let cpu = crate::draughts::cpu_time();
+    let cpu = super::cpu_time();
     let tables = load(dir)?;
     println!(
         "{} tables read, checksums and sections agree ({} pieces complete)",
