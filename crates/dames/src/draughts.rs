@@ -1,6 +1,10 @@
-//! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate.
+//! `dames draughts …`: draughts tools (perft, legal moves) on the `draughts` rules crate, and
+//! the endgame databases of `dames-ai` (`dames draughts egdb build|check|audit|probe`).
 
 use std::time::Instant;
+
+#[cfg(feature = "ai")]
+pub mod egdb;
 
 use anyhow::Context;
 use draughts::{parse_fen, Board, Brazilian, Canadian, International, Position, Variant};
@@ -36,6 +40,10 @@ pub enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Endgame databases (10×10, up to 4 pieces): build, check, audit, probe (docs/ai.md).
+    #[cfg(feature = "ai")]
+    #[command(subcommand)]
+    Egdb(egdb::Command),
 }
 
 /// Runs a draughts subcommand.
@@ -59,6 +67,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Variant::International => moves::<International>(fen.as_deref()),
             Variant::Canadian => moves::<Canadian>(fen.as_deref()),
         },
+        #[cfg(feature = "ai")]
+        Command::Egdb(cmd) => egdb::run(cmd),
     }
 }
 
@@ -99,7 +109,7 @@ fn perft<B: Board>(fen: Option<&str>, depth: u32, bulk: bool, divide: bool) -> a
 }
 
 /// This thread's time on a CPU so far, in seconds (Linux `schedstat`), if available.
-fn cpu_time() -> Option<f64> {
+pub(crate) fn cpu_time() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
     Some(ns / 1e9)

@@ -58,7 +58,7 @@ enum Command {
     #[cfg(feature = "cc")]
     #[command(subcommand)]
     Cc(cc::Command),
-    /// Draughts tools: perft, legal moves.
+    /// Draughts tools: perft, legal moves, endgame databases.
     #[cfg(feature = "draughts")]
     #[command(subcommand)]
     Draughts(draughts::Command),
@@ -88,6 +88,10 @@ enum Command {
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    #[cfg(feature = "ai")]
+    if plays_draughts(&cli) {
+        draughts::egdb::install_from_env();
+    }
     match cli.command {
         #[cfg(feature = "server")]
         None => serve::run(<serve::Args as Parser>::parse_from(["dames"])),
@@ -118,5 +122,17 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Tune(cmd)) => tune::run(cmd),
         #[cfg(feature = "server")]
         Some(Command::Fuzz(args)) => fuzz::run_command(args),
+    }
+}
+
+/// Whether a command runs the draughts engine, and so probes the endgame tables of
+/// `DAMES_EGDB` when set (the tables' own tools read their directory themselves).
+#[cfg(feature = "ai")]
+fn plays_draughts(cli: &Cli) -> bool {
+    match &cli.command {
+        #[cfg(feature = "server")]
+        None | Some(Command::Serve(_)) => true,
+        Some(Command::Hub | Command::Selfplay(_) | Command::Match(_)) => true,
+        _ => false,
     }
 }

@@ -211,6 +211,17 @@ impl DrawCounters {
         }
     }
 
+    /// Successive plies so far that were non-capturing king moves (the 25-move rule draws at 50).
+    pub fn king_plies(&self) -> u32 {
+        self.king_plies
+    }
+
+    /// Plies played since the material entered its current class (three pieces or two against
+    /// a lone king); meaningful only while such a class holds.
+    pub fn endgame_plies(&self) -> u32 {
+        self.endgame_plies
+    }
+
     /// The draw these counters call for, if any, under `rules`.
     pub fn draw(&self, rules: &Rules) -> Option<DrawReason> {
         match self.endgame {

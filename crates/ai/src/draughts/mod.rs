@@ -3,6 +3,7 @@
 //! a report after every iteration (the Hub protocol's `info`), [`accepts_draw`] for a CPU's
 //! answer to a draw offer.
 
+pub mod egdb;
 mod eval;
 mod offer;
 pub(crate) mod search;
@@ -89,13 +90,36 @@ pub fn analyse_of<B: Board>(
 }
 
 /// [`analyse_of`] with a transposition table kept between searches (`None`: one sized for this
-/// search).
+/// search), probing the endgame tables installed for the process ([`egdb::installed`]).
 pub fn analyse_in<B: Board>(
     game: &GameOf<B>,
     level: Level,
     limits: &Limits,
     budget: &Budget,
+    table: Option<&mut Table>,
+    report: &mut dyn FnMut(&Analysis<Move<B>>),
+) -> Option<Analysis<Move<B>>> {
+    analyse_with(
+        game,
+        level,
+        limits,
+        budget,
+        table,
+        egdb::installed(),
+        report,
+    )
+}
+
+/// [`analyse_in`] with the given endgame tables (`None`: none). At the levels without noise a
+/// root position in the tables is played from them ([`egdb::root_choice`]); every level's
+/// search scores the positions it reaches in them by their table value.
+pub fn analyse_with<B: Board>(
+    game: &GameOf<B>,
+    level: Level,
+    limits: &Limits,
+    budget: &Budget,
     mut table: Option<&mut Table>,
+    tables: Option<&'static egdb::Egdb>,
     report: &mut dyn FnMut(&Analysis<Move<B>>),
 ) -> Option<Analysis<Move<B>>> {
     if game.outcome().is_some() || limits.cancelled() {
@@ -116,6 +140,24 @@ pub fn analyse_in<B: Board>(
         tt_nodes,
         max_depth,
     } = Setup::new(level, limits, budget, PLIES_PER_STEP, MAX_PLY as u32 / 2);
+    if plan.noise == 0 {
+        match tables.and_then(|t| egdb::root_choice(t, game, &moves)) {
+            Some(egdb::RootChoice::Decided(best, score)) => {
+                let a = Analysis {
+                    best,
+                    score,
+                    depth: 0,
+                    nodes: moves.len() as u64,
+                    pv: vec![best],
+                    elapsed: clock.elapsed(),
+                };
+                report(&a);
+                return Some(a);
+            }
+            Some(egdb::RootChoice::Draws(draws)) => moves.retain(|m| draws.contains(m)),
+            None => {}
+        }
+    }
     if moves.len() == 1 {
         let a = Analysis {
             best: moves[0],
@@ -138,6 +180,7 @@ pub fn analyse_in<B: Board>(
         game.reversible_history(),
         game.counters(),
         game.rules(),
+        tables,
     );
     let root = Here {
         pos,

@@ -8,6 +8,7 @@
 
 use draughts::{Board, DrawCounters, Move, MoveList, Position, Rules};
 
+use super::egdb::{Egdb, Wdl, TABLE_WIN};
 use super::eval::evaluate;
 use crate::search::{pick, pvs, Pv, Step, Tree, INF};
 use crate::time::Clock;
@@ -37,6 +38,8 @@ pub(crate) struct Searcher<B: Board> {
     /// Per ply: the draw rules' move counters (the game's at the root).
     counters: [DrawCounters; MAX_PLY + 1],
     rules: Rules,
+    /// Endgame tables to score the positions they hold.
+    egdb: Option<&'static Egdb>,
     root_depth: i32,
 }
 
@@ -68,6 +71,7 @@ impl<B: Board> Searcher<B> {
         history: &[u64],
         counters: DrawCounters,
         rules: Rules,
+        egdb: Option<&'static Egdb>,
     ) -> Self {
         let mut path = Vec::with_capacity(history.len() + MAX_PLY + 2);
         path.extend_from_slice(history);
@@ -83,6 +87,7 @@ impl<B: Board> Searcher<B> {
             floor: [0; MAX_PLY + 1],
             counters: [counters; MAX_PLY + 1],
             rules,
+            egdb,
             root_depth: 1,
         }
     }
@@ -184,6 +189,9 @@ impl<B: Board> Searcher<B> {
                 -WIN + ply as i32
             });
         }
+        if let Some(v) = self.table_value(pos, ply) {
+            return Some(v);
+        }
         if ply >= MAX_PLY {
             return Some(evaluate(pos));
         }
@@ -194,6 +202,21 @@ impl<B: Board> Searcher<B> {
             return Some(evaluate(pos));
         }
         None
+    }
+
+    /// The endgame tables' value of a position below the root, if they hold it: won or lost
+    /// (sooner is better) under the line's draw counters, or drawn.
+    fn table_value(&self, pos: &Position<B>, ply: usize) -> Option<i32> {
+        if ply == 0 {
+            return None;
+        }
+        let probe = self.egdb?.probe(pos, &self.counters[ply], &self.rules)?;
+        let won = TABLE_WIN - ply as i32 - probe.distance as i32;
+        Some(match probe.wdl {
+            Wdl::Win => won,
+            Wdl::Draw => 0,
+            Wdl::Loss => -won,
+        })
     }
 
     /// Searches the ordered moves of a node: the best value and move.
