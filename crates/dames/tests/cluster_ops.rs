@@ -67,6 +67,20 @@ async fn room(http: &reqwest::Client, node: &Node, code: &str) -> Value {
         .unwrap()
 }
 
+/// The `dames_client` cookie (`name=value`) that `node` issues to a new browser.
+async fn issued_cookie(http: &reqwest::Client, node: &Node) -> String {
+    let first = http.get(format!("{}/", node.base())).send().await.unwrap();
+    first
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("dames_client="))
+        .and_then(|v| v.split(';').next())
+        .unwrap()
+        .to_owned()
+}
+
 async fn redis_get(key: &str) -> Option<String> {
     let client = redis::Client::open(redis_url()).unwrap();
     let mut conn = client.get_multiplexed_async_connection().await.unwrap();
@@ -218,20 +232,7 @@ async fn the_room_creation_limit_holds_across_nodes() {
     let nodes = cluster.nodes();
     let http = reqwest::Client::new();
     // The browser's id as one node issued it: every node recognises it (one key for all).
-    let first = http
-        .get(format!("{}/", nodes[0].base()))
-        .send()
-        .await
-        .unwrap();
-    let issued = first
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|v| v.starts_with("dames_client="))
-        .and_then(|v| v.split(';').next())
-        .unwrap()
-        .to_owned();
+    let issued = issued_cookie(&http, &nodes[0]).await;
     // One browser creating rooms on each node in turn: the single node's burst (30), not thrice.
     let mut created = 0;
     for i in 0..45 {
@@ -249,6 +250,59 @@ async fn the_room_creation_limit_holds_across_nodes() {
         }
     }
     assert_eq!(created, 30);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cap_on_games_against_cpus_holds_once_across_nodes() {
+    let cluster = start(3, &[]);
+    let nodes = cluster.nodes();
+    let http = reqwest::Client::new();
+    let issued = issued_cookie(&http, &nodes[0]).await;
+    let vs_cpu = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
+    let create = |i: usize| {
+        let req = http
+            .post(format!("{}/api/rooms", nodes[i % 3].base()))
+            .header("cookie", &issued)
+            .json(&vs_cpu);
+        async move {
+            let answer = req.send().await.unwrap();
+            (
+                answer.status().as_u16(),
+                answer.json::<Value>().await.unwrap(),
+            )
+        }
+    };
+    // One browser creating games against CPUs on each node in turn: 5 in all (its cap), not
+    // 5 per node.
+    let mut created = Vec::new();
+    for i in 0..9 {
+        match create(i).await {
+            (201, body) => created.push(body),
+            (429, body) => assert_eq!(body["error"]["code"], "too_many_cpu_games", "{body}"),
+            (other, body) => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(created.len(), 5);
+    // A game that ends (resigned through another node) gives its place back to every node.
+    let (code, token) = (
+        created[0]["room"]["code"].as_str().unwrap(),
+        created[0]["token"].as_str().unwrap(),
+    );
+    let resigned = http
+        .post(format!("{}/api/rooms/{code}/resign", nodes[1].base()))
+        .bearer_auth(token)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resigned.status(), 200, "{}", resigned.text().await.unwrap());
+    let (status, body) = create(2).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = create(0).await;
+    assert_eq!(
+        (status, &body["error"]["code"]),
+        (429, &json!("too_many_cpu_games"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -48,6 +48,7 @@ pub fn app(state: AppState) -> Router {
         .merge(ws::router())
         .merge(assets::router())
         .layer(axum::middleware::from_fn(typed_api_errors))
+        .layer(axum::middleware::from_fn(http::middleware::compress_json))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             http::client_cookie,

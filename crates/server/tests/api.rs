@@ -687,3 +687,58 @@ async fn health_answers_and_ready_says_whether_the_database_does() {
         assert_eq!(answer.status(), 200, "{path}");
     }
 }
+
+#[tokio::test]
+async fn larger_json_answers_are_gzipped_for_clients_that_accept_it() {
+    use std::io::Read;
+    let server = Server::start().await;
+    let (ana, _bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    ana.start().await;
+    let path = format!("{}/api/rooms/{}", server.base, ana.code.as_deref().unwrap());
+    let token = ana.token.clone().unwrap();
+    let get = |encoding: Option<&'static str>| {
+        let mut req = ana.http.get(&path).bearer_auth(&token);
+        if let Some(e) = encoding {
+            req = req.header("accept-encoding", e);
+        }
+        async move { req.send().await.unwrap() }
+    };
+    let plain = get(None).await;
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain = plain.bytes().await.unwrap();
+    assert!(plain.len() >= 1024, "{} bytes", plain.len());
+    let zipped = get(Some("br, gzip, deflate")).await;
+    assert_eq!(zipped.headers()["content-encoding"], "gzip");
+    assert!(zipped.headers()["vary"]
+        .to_str()
+        .unwrap()
+        .contains("accept-encoding"));
+    let zipped = zipped.bytes().await.unwrap();
+    assert!(
+        zipped.len() * 3 < plain.len(),
+        "{} of {}",
+        zipped.len(),
+        plain.len()
+    );
+    let mut unzipped = Vec::new();
+    flate2::read::GzDecoder::new(&zipped[..])
+        .read_to_end(&mut unzipped)
+        .unwrap();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&unzipped).unwrap(),
+        serde_json::from_slice::<Value>(&plain).unwrap()
+    );
+    // Refused, or small: as it is.
+    let refused = get(Some("gzip;q=0")).await;
+    assert!(refused.headers().get("content-encoding").is_none());
+    let small = ana
+        .http
+        .get(format!("{}/health", server.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert!(small.headers().get("content-encoding").is_none());
+}

@@ -374,10 +374,21 @@ impl Rooms {
             },
         };
         let note = self.note_of(&commit);
-        // The caps on games against CPUs hold here, counted with the commit (live/cpu.rs).
-        let reserved = self.cpu_games.reserve(before, room)?;
+        // The caps on games against CPUs hold here, counted with the commit (live/cpu.rs), and
+        // across the cluster (live/cpu_shared.rs).
+        let mut reserved = self.cpu_games.reserve(before, room)?;
+        if let Some(place) = reserved.as_ref().map(|r| r.place().clone()) {
+            if !self.reserve_shared(&place).await {
+                if let Some(taken) = reserved.take() {
+                    self.cpu_games.release(taken);
+                }
+                crate::metrics::METRICS.refused("cpu-games");
+                return Err(AppError::TooManyCpuGames);
+            }
+        }
         if let Err(err) = self.writer.commit(commit).await {
             if let Some(reserved) = reserved {
+                self.release_shared(reserved.place().clone());
                 self.cpu_games.release(reserved);
             }
             return Err(err);

@@ -27,7 +27,9 @@ pub(super) struct CpuTurn {
 impl Rooms {
     /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
     pub(super) fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
-        self.cpu_games.update(room);
+        if let Some(place) = self.cpu_games.update(room) {
+            self.release_shared(place);
+        }
         let cpu = room
             .cpu_to_move()
             .filter(|_| !self.closed.load(Ordering::SeqCst));
@@ -83,9 +85,36 @@ pub(super) struct CpuGames {
 /// ([`CpuGames::reserve`]): given back with [`CpuGames::release`] if the commit fails.
 #[derive(Debug)]
 pub(super) struct Reserved {
-    code: String,
+    place: Place,
     /// What the table held for the room before.
     previous: Option<CpuGame>,
+}
+
+/// The place a game against CPUs takes in the caps: its room, and who it counts for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Place {
+    pub(super) code: String,
+    /// The host's browser.
+    pub(super) client: Option<String>,
+    /// The keyed hash of the address that started it.
+    pub(super) by: Option<String>,
+}
+
+impl CpuGame {
+    fn place(&self, code: &str) -> Place {
+        Place {
+            code: code.to_owned(),
+            client: self.client.clone(),
+            by: self.by.clone(),
+        }
+    }
+}
+
+impl Reserved {
+    /// The place taken.
+    pub(super) fn place(&self) -> &Place {
+        &self.place
+    }
 }
 
 #[derive(Debug, Default, Clone)]
@@ -115,23 +144,44 @@ impl CpuGames {
     }
 
     /// After each change of `room`.
-    fn update(&self, room: &Room) {
+    /// After each change of `room`: the place it held, if it no longer holds one (its game
+    /// against CPUs ended or went back to the lobby), to give back across the cluster.
+    pub(super) fn update(&self, room: &Room) -> Option<Place> {
         let mut games = self.lock();
         if room.status == Status::Lobby || !room.cpu_plays() {
-            games.remove(&room.code);
-            return;
+            let gone = games.remove(&room.code)?;
+            return gone.live.then(|| gone.place(&room.code));
         }
         let game = games.entry(room.code.clone()).or_default();
+        let was_live = game.live;
         game.live = room.status == Status::Playing;
         game.client = match room.seats.first().map(|s| &s.occupant) {
             Some(Occupant::Human { client, .. }) => client.clone(),
             _ => None,
         };
         game.by.clone_from(&room.cpu_by);
+        (was_live && !game.live).then(|| game.place(&room.code))
     }
 
-    pub(super) fn forget(&self, code: &str) {
-        self.lock().remove(code);
+    /// A room dropped from memory (deleted): the place it held, if any.
+    pub(super) fn forget(&self, code: &str) -> Option<Place> {
+        let gone = self.lock().remove(code)?;
+        gone.live.then(|| gone.place(code))
+    }
+
+    /// The places of the games against CPUs being played here (kept alive across the cluster).
+    pub(super) fn live_places(&self) -> Vec<Place> {
+        let games = self.lock();
+        games
+            .iter()
+            .filter(|(_, g)| g.live)
+            .map(|(code, g)| g.place(code))
+            .collect()
+    }
+
+    /// The caps (per browser, per address), if set.
+    pub(super) fn caps(&self) -> Option<(usize, usize)> {
+        self.caps.get().copied()
     }
 
     /// Takes a place for `room` if the change from `before` (`None`: a new room) starts a game
@@ -175,19 +225,17 @@ impl CpuGames {
             by: room.cpu_by.clone(),
             live: true,
         };
+        let place = game.place(&room.code);
         let previous = games.insert(room.code.clone(), game);
-        Ok(Some(Reserved {
-            code: room.code.clone(),
-            previous,
-        }))
+        Ok(Some(Reserved { place, previous }))
     }
 
     /// Gives back a place taken by [`CpuGames::reserve`] whose change was not committed.
     pub(super) fn release(&self, reserved: Reserved) {
         let mut games = self.lock();
         match reserved.previous {
-            Some(previous) => games.insert(reserved.code, previous),
-            None => games.remove(&reserved.code),
+            Some(previous) => games.insert(reserved.place.code, previous),
+            None => games.remove(&reserved.place.code),
         };
     }
 }

@@ -197,6 +197,7 @@ impl Rooms {
         tokio::spawn(self.clone().listen());
         tokio::spawn(self.clone().heartbeat());
         tokio::spawn(self.clone().sweep());
+        tokio::spawn(self.clone().renew_places());
     }
 
     /// The room with this code, as [`Rooms::get`]; with a cluster, a room already held here is
@@ -378,8 +379,12 @@ impl Rooms {
                 (events, room, true)
             }
         };
-        self.broadcast(&cell, events, room, Origin::Elsewhere);
+        let room = self.broadcast(&cell, events, room, Origin::Elsewhere);
         drop(guard);
+        // The caps count what the room now is here too (no renewing a game ended elsewhere).
+        if let Some(place) = self.cpu_games.update(&room) {
+            self.release_shared(place);
+        }
         reloaded
     }
 

@@ -7,6 +7,7 @@
 mod commit;
 mod cpu;
 pub mod cpu_claim;
+mod cpu_shared;
 mod evict;
 mod fanout;
 pub mod publish;
@@ -570,7 +571,9 @@ impl Rooms {
         self.cells().remove(code);
         cell.deleted.store(true, Ordering::Relaxed);
         cell.cancel_cpu();
-        self.cpu_games.forget(code);
+        if let Some(place) = self.cpu_games.forget(code) {
+            self.release_shared(place);
+        }
         let _ = cell.tx.send(Arc::new(Update::Deleted));
     }
 }
