@@ -306,6 +306,45 @@ async fn the_cap_on_games_against_cpus_holds_once_across_nodes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_holds_8_live_streams_across_all_the_nodes_not_8_on_each() {
+    let cluster = start(2, &[]);
+    let nodes = cluster.nodes();
+    let http = reqwest::Client::new();
+    let issued = issued_cookie(&http, &nodes[0]).await;
+    let open = |node: usize| {
+        let req = http
+            .get(format!("{}/api/me/events", nodes[node].base()))
+            .header("cookie", &issued);
+        async move { req.send().await.unwrap() }
+    };
+    // 8 tabs: 4 on each node.
+    let mut tabs = Vec::new();
+    for i in 0..8 {
+        let tab = open(i % 2).await;
+        assert_eq!(tab.status(), 200);
+        tabs.push(tab);
+    }
+    for node in [0, 1] {
+        let refused = open(node).await;
+        assert_eq!(refused.status(), 429);
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "too_many_connections", "{body}");
+    }
+    // A tab closed on node 0 frees a place on node 1.
+    drop(tabs.remove(0));
+    let again = until(
+        Duration::from_secs(5),
+        "a stream after one closed",
+        || async {
+            let tab = open(1).await;
+            (tab.status() == 200).then_some(tab)
+        },
+    )
+    .await;
+    drop(again);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_starting_together_serve_the_same_vapid_public_key() {
     let cluster = start(2, &["--no-rate-limits"]);
     let nodes = cluster.nodes();

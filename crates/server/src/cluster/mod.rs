@@ -15,6 +15,7 @@
 //! ```
 
 pub mod lease;
+pub mod places;
 
 use std::time::Duration;
 

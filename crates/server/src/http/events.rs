@@ -4,8 +4,8 @@
 //! (`games` with the room's code and version); the page then asks `GET /api/me/games` again, so
 //! the badge and the lists follow a move within a second instead of every 30 s.
 //!
-//! Bounded (crate::live::streams): at most 8 streams per browser and 64 per address
-//! (`429 too_many_connections` beyond); a comment line every [`HEARTBEAT`] keeps proxies from
+//! Bounded (crate::live::streams): at most 8 streams per browser (for the whole cluster with
+//! `--redis`) and 64 per address and node (`429 too_many_connections` beyond); a comment line every [`HEARTBEAT`] keeps proxies from
 //! closing a quiet stream and lets the server notice a closed tab (the write fails, the stream
 //! is dropped and its places given back); every stream ends when the server shuts down.
 
@@ -38,21 +38,30 @@ async fn events(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, AppError> {
-    let sub = state.streams.open(&caller.client, caller.ip)?;
+    let mut sub = state.streams.open(&caller.client, caller.ip)?;
+    // With a cluster, the browser's streams are counted once for all the nodes.
+    if let Some(cluster) = &state.cluster {
+        sub.share(cluster).await?;
+    }
     let closing = state.closing.subscribe();
     let ready = Event::default().event("ready").data("{}");
+    let mut renew = tokio::time::interval(crate::live::streams::RENEW_EVERY);
+    renew.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let stream = futures_util::stream::unfold(
-        (Some(ready), sub, closing),
-        |(first, mut sub, mut closing)| async move {
+        (Some(ready), sub, closing, renew),
+        |(first, mut sub, mut closing, mut renew)| async move {
             if let Some(event) = first {
-                return Some((Ok(event), (None, sub, closing)));
+                return Some((Ok(event), (None, sub, closing, renew)));
             }
-            if *closing.borrow() {
-                return None;
-            }
-            let notice = tokio::select! {
-                notice = sub.rx.recv() => notice,
-                _ = closing.changed() => return None,
+            let notice = loop {
+                if *closing.borrow() {
+                    return None;
+                }
+                tokio::select! {
+                    notice = sub.rx.recv() => break notice,
+                    _ = closing.changed() => return None,
+                    _ = renew.tick() => sub.renew().await,
+                }
             };
             let data = match notice {
                 Ok(n) => json!({"code": n.code, "version": n.version}),
@@ -61,7 +70,7 @@ async fn events(
                 Err(broadcast::error::RecvError::Closed) => return None,
             };
             let event = Event::default().event("games").data(data.to_string());
-            Some((Ok(event), (None, sub, closing)))
+            Some((Ok(event), (None, sub, closing, renew)))
         },
     );
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(HEARTBEAT)))

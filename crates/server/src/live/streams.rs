@@ -4,6 +4,9 @@
 //!
 //! Bounded: at most [`PER_CLIENT`] streams per browser and [`PER_ADDRESS`] per address
 //! (`429 too_many_connections` beyond); a stream's places are given back when it is dropped.
+//! With a cluster the browser's streams are also counted in Redis
+//! ([`crate::cluster::places`], renewed every [`RENEW_EVERY`] while the stream is open), so that
+//! its [`PER_CLIENT`] holds for all the nodes together, not for each.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
+use crate::cluster::{places, Cluster};
 use crate::error::AppError;
 use crate::net::client_ip::limit_key;
 use crate::net::limits::{Counter, Slot};
@@ -20,6 +24,12 @@ use dames_room::room::{Occupant, Room};
 pub const PER_CLIENT: usize = 8;
 /// Streams one address (IPv6: its /64) may hold open.
 pub const PER_ADDRESS: usize = 64;
+/// How long a stream's place in Redis lasts unless renewed (a node that dies leaves places that
+/// lapse after this).
+pub const PLACE_TTL: std::time::Duration = std::time::Duration::from_secs(60);
+/// How often an open stream renews its place in Redis.
+pub const RENEW_EVERY: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Notices a stream may fall behind by before they are merged into one.
 const QUEUE: usize = 16;
 
@@ -99,6 +109,7 @@ impl Streams {
             streams: self.clone(),
             client: client.to_owned(),
             _slot: slot,
+            shared: None,
         })
     }
 
@@ -115,10 +126,51 @@ pub struct Subscription {
     streams: Arc<Streams>,
     client: String,
     _slot: Slot,
+    /// Its place in the cluster's count: the cluster, the key, the stream's id.
+    shared: Option<(Arc<Cluster>, String, String)>,
+}
+
+impl Subscription {
+    /// Counts this stream in the cluster's count of its browser's streams.
+    ///
+    /// # Errors
+    /// `too_many_connections` if the browser holds [`PER_CLIENT`] streams across the nodes
+    /// already. When Redis does not answer, the node's count has decided alone.
+    pub async fn share(&mut self, cluster: &Arc<Cluster>) -> Result<(), AppError> {
+        let key = cluster.key(&["streams", "client", &self.client]);
+        let id = dames_room::token::random_hex128();
+        let keys = [(key.clone(), PER_CLIENT)];
+        match places::take(cluster, &keys, &id, PLACE_TTL).await {
+            Ok(true) => {
+                self.shared = Some((cluster.clone(), key, id));
+                Ok(())
+            }
+            Ok(false) => Err(AppError::TooManyConnections),
+            Err(err) => {
+                crate::metrics::METRICS.redis_errors.inc();
+                tracing::warn!("streams counted by this node alone (Redis: {err})");
+                Ok(())
+            }
+        }
+    }
+
+    /// Renews this stream's place in the cluster's count (nothing without one).
+    pub async fn renew(&self) {
+        if let Some((cluster, key, id)) = &self.shared {
+            if let Err(err) = places::renew(cluster, std::slice::from_ref(key), id, PLACE_TTL).await
+            {
+                crate::metrics::METRICS.redis_errors.inc();
+                tracing::warn!("a stream's place could not be renewed: {err}");
+            }
+        }
+    }
 }
 
 impl Drop for Subscription {
     fn drop(&mut self) {
+        if let Some((cluster, key, id)) = self.shared.take() {
+            places::give_back(&cluster, vec![key], id);
+        }
         let mut clients = self.streams.clients();
         // This receiver still counts while it is being dropped.
         if clients
