@@ -69,6 +69,8 @@ function show(r) {
   }
   rooms?.leaveRoom();
   if (r.name === 'game') {
+    // Its heading from the first frame, while its modules load (one h1 on every page and state).
+    fill(app, h('h1', { class: 'sr-only' }, t('room_title', { code: r.code })), h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
     // Its modules asked for together with the room screen's (the same board, kinds, notation), not one import level at a time.
     Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'), loadRoom()])
