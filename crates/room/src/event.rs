@@ -105,6 +105,15 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
+    /// A live game with a clock: the time of `seat` ran out (crate::clock). `then` says what
+    /// became of it: `lost` (a `finished` follows, reason `time`), `last` (it took the last free
+    /// place and left the game) or `cpu` (a CPU plays it to the end).
+    Flag {
+        /// The seat.
+        seat: usize,
+        /// What became of it.
+        then: FlagThen,
+    },
     /// Only in the history of rooms from before presence was kept in memory (it is no event
     /// any more: the `presence` message): read back and sent again as stored, never made.
     Presence {
@@ -113,6 +122,18 @@ pub enum Event {
         /// The seat.
         seat: usize,
     },
+}
+
+/// What became of a seat whose flag fell (`Event::Flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagThen {
+    /// It lost the game.
+    Lost,
+    /// It took the last free place and left the game; the others play on.
+    Last,
+    /// A CPU plays it to the end.
+    Cpu,
 }
 
 impl Event {
@@ -135,6 +156,7 @@ impl Event {
             Self::Reopened { .. } => "reopened",
             Self::Claimed { .. } => "claimed",
             Self::Moved { .. } => "moved",
+            Self::Flag { .. } => "flag",
             Self::Presence { .. } => "presence",
         }
     }
@@ -154,6 +176,7 @@ impl Event {
             | Self::Returned { seat }
             | Self::Claimed { seat, .. }
             | Self::Moved { seat }
+            | Self::Flag { seat, .. }
             | Self::Presence { seat, .. } => Some(*seat),
             Self::Settings
             | Self::Started { .. }
@@ -332,6 +355,13 @@ mod tests {
                 Event::Claimed { away: 0, seat: 1 },
             ),
             (r#"{"kind":"moved","seat":0}"#, Event::Moved { seat: 0 }),
+            (
+                r#"{"kind":"flag","seat":1,"then":"lost"}"#,
+                Event::Flag {
+                    seat: 1,
+                    then: FlagThen::Lost,
+                },
+            ),
             (
                 r#"{"kind":"presence","online":false,"seat":1}"#,
                 Event::Presence {

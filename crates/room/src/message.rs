@@ -125,11 +125,11 @@ impl ServerMessage {
         }
     }
 
-    /// The full state of `room` for the holder of seat `you`.
-    pub fn state(room: &Room, you: Option<usize>) -> Self {
+    /// The full state of `room` for the holder of seat `you`, its clocks as of `now`.
+    pub fn state(room: &Room, you: Option<usize>, now: i64) -> Self {
         Self::State {
             version: room.version,
-            room: Box::new(room.view(you)),
+            room: Box::new(room.view(you, now)),
         }
     }
 

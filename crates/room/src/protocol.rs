@@ -168,6 +168,9 @@ pub enum Reason {
     /// A 2-player live game: the other player claimed the win after the loser had been away
     /// on their turn for three times the room's `away_after` (crate::room, "Away players").
     Abandonment,
+    /// A live game with a clock: the loser's time ran out (crate::clock; Chinese checkers with 3
+    /// or more players, the room's `on_flag` says whether the others play on).
+    Time,
     /// No result: 45 days without a move.
     Abandoned,
     /// No person was left in play (all finished or resigned): the CPU players do not play on

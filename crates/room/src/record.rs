@@ -82,6 +82,13 @@ pub enum Entry {
         /// When.
         at: i64,
     },
+    /// A seat's flag fell and it lost, or took the last place (crate::clock).
+    Flag {
+        /// Whose.
+        seat: usize,
+        /// When.
+        at: i64,
+    },
     /// The players agreed to a draw.
     Draw {
         /// When.
@@ -211,6 +218,10 @@ fn replay_entry(kind: GameKind, state: &mut GameState, row: &ActionRow) -> Resul
             state.forfeit(seat).map_err(|e| e.to_string())?;
             Entry::Forfeit { seat, at }
         }
+        ("resign", Some(seat)) if crate::snapshot::is_flag(row) => {
+            state.flag(seat).map_err(|e| e.to_string())?;
+            Entry::Flag { seat, at }
+        }
         ("resign", Some(seat)) => {
             state.resign(seat).map_err(|e| e.to_string())?;
             Entry::Resign { seat, at }
@@ -260,6 +271,7 @@ fn game_date(record: &GameRecord, now: i64) -> String {
         Entry::Move { at, .. }
         | Entry::Resign { at, .. }
         | Entry::Forfeit { at, .. }
+        | Entry::Flag { at, .. }
         | Entry::Draw { at }
         | Entry::Abandon { at }
         | Entry::Stop { at } => *at,
@@ -368,6 +380,9 @@ pub fn cc_text(record: &GameRecord, site: &str, now: i64) -> Option<String> {
             Entry::Resign { seat, .. } => out.push_str(&format!("{n}. P{} resigns", seat + 1)),
             Entry::Forfeit { seat, .. } => {
                 out.push_str(&format!("{n}. P{} loses by abandonment", seat + 1));
+            }
+            Entry::Flag { seat, .. } => {
+                out.push_str(&format!("{n}. P{} runs out of time", seat + 1));
             }
             Entry::Draw { .. } => out.push_str(&format!("{n}. draw")),
             Entry::Abandon { .. } => out.push_str(&format!("{n}. abandoned")),

@@ -5,6 +5,7 @@
 //! change is durable.
 
 mod away;
+mod flag;
 mod transfer;
 
 use std::collections::HashSet;
@@ -14,6 +15,7 @@ use serde_json::Value;
 
 use dames_ai::Level;
 
+use crate::clock::Clock;
 use crate::error::{Detail, Error};
 use crate::event::Event;
 use crate::game::{GameKind, GameRules, GameState, MoveInput};
@@ -130,6 +132,8 @@ pub struct Play {
     pub draw_judged: Option<(usize, bool)>,
     /// Entries in the game log so far (next `seq`).
     pub log_len: i64,
+    /// The clocks, in a room with a « Pendule » (crate::clock).
+    pub clock: Option<Clock>,
 }
 
 impl Play {
@@ -142,6 +146,7 @@ impl Play {
             draw_declined: None,
             draw_judged: None,
             log_len: 0,
+            clock: None,
         }
     }
 }
@@ -149,11 +154,18 @@ impl Play {
 /// One entry of a game log (the `actions` table): what replaying needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// A move, with the client's id if it gave one.
+    /// A move, with the client's id if it gave one, and each seat's time after it (a room with
+    /// a clock).
     Move {
         seat: usize,
         mv: LegalMove,
         client_id: Option<String>,
+        clock: Option<Vec<i64>>,
+    },
+    /// `seat`'s flag fell and it lost (or took the last place), with each seat's time then.
+    Flag {
+        seat: usize,
+        clock: Option<Vec<i64>>,
     },
     /// A resignation.
     Resign { seat: usize },
@@ -481,7 +493,14 @@ impl Room {
             .map_err(|e| Error::InvalidSettings(e.to_string().into()))?;
         self.game_no += 1;
         self.first_seat = first;
-        self.play = Some(Play::new(state));
+        let mut play = Play::new(state);
+        play.clock = Clock::start(
+            &self.settings.clock,
+            self.seats.len(),
+            play.state.to_move(),
+            now,
+        );
+        self.play = Some(play);
         self.status = Status::Playing;
         self.last_move_at = Some(now);
         self.finished_at = None;
@@ -516,6 +535,25 @@ impl Room {
         now: i64,
         ch: &mut Change,
     ) -> Result<bool, Error> {
+        self.play_move_lagged(seat, client_id, input, now, 0, ch)
+    }
+
+    /// [`Room::play_move`] for a move that came over a connection whose measured lag is
+    /// `lag_ms` (half its round trip): in a room with a clock, the move is charged that much less
+    /// (at most `crate::clock::MAX_LAG_CREDIT_MS`).
+    ///
+    /// # Errors
+    /// As [`Room::play_move`], and `wrong_state` `time_out` for a move that came after its seat's
+    /// time was out (the flag falls: [`Room::flag`]).
+    pub fn play_move_lagged(
+        &mut self,
+        seat: usize,
+        client_id: Option<&str>,
+        input: &MoveInput,
+        now: i64,
+        lag_ms: i64,
+        ch: &mut Change,
+    ) -> Result<bool, Error> {
         if client_id.is_some_and(|id| self.move_ids.contains(id)) {
             return Ok(false);
         }
@@ -523,8 +561,10 @@ impl Room {
         if play.state.to_move() != Some(seat) {
             return Err(Error::NotYourTurn);
         }
+        let clock = self.charged_clock(seat, now, lag_ms)?;
         let play = self.play.as_mut().ok_or(Error::Internal)?;
         let played = play.state.play(input).map_err(illegal)?;
+        play.clock.clone_from(&clock);
         let record = MoveRecord {
             seat,
             mv: played.mv.clone(),
@@ -543,6 +583,7 @@ impl Room {
             seat,
             mv: played.mv,
             client_id,
+            clock: clock.map(|c| c.remaining),
         });
         self.last_move_at = Some(now);
         self.check_finished(now, ch);
@@ -739,6 +780,11 @@ impl Room {
     /// play (every person finished or resigned): CPU players never play on alone.
     fn check_finished(&mut self, now: i64, ch: &mut Change) {
         self.stop_without_people(ch);
+        self.finish_if_over(now, ch);
+        self.turn_clock(now);
+    }
+
+    fn finish_if_over(&mut self, now: i64, ch: &mut Change) {
         let Some(outcome) = self.play.as_ref().and_then(|p| p.state.outcome()) else {
             return;
         };

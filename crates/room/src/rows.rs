@@ -39,6 +39,10 @@ pub struct ActionRow {
     pub data: Option<String>,
     pub client_id: Option<String>,
     pub at: i64,
+    /// A room with a clock: each seat's time (ms) after this entry, JSON `[ms, …]`
+    /// (`actions.clock`).
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// An `events` row.
@@ -82,6 +86,10 @@ pub struct RoomState {
     pub active_at: i64,
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// A game with a clock: JSON `crate::clock::Clock` (each seat's time, whose runs and since
+    /// when, the fallen flags; `rooms.clock`).
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// A room as stored: enough to rebuild it.

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use dames_ai::Level;
 
+use crate::clock::{ClockSettings, OnFlag};
 use crate::error::{Detail, Error};
 use crate::game::{GameKind, GameRules, RulesError};
 use crate::names::MAX_NAME as NAME_MAX_CHARS;
@@ -38,6 +39,13 @@ pub struct Settings {
     /// as long: crate::room, "Away players").
     #[serde(default = "default_away_after")]
     pub away_after: u64,
+    /// « Pendule » (crate::clock): none, Fischer or per move. Live games only.
+    #[serde(default)]
+    pub clock: ClockSettings,
+    /// Chinese checkers with 3 or more players and a clock: what becomes of a seat whose flag
+    /// fell.
+    #[serde(default)]
+    pub on_flag: OnFlag,
 }
 
 fn default_away_after() -> u64 {
@@ -91,6 +99,8 @@ pub enum Accepts {
     Ints(&'static [i64]),
     /// One of these words.
     Words(&'static [&'static str]),
+    /// A clock setting (`crate::clock::ClockSettings`).
+    Clock,
 }
 
 /// One field of the settings and what it accepts.
@@ -128,6 +138,8 @@ pub const COMMON: &[Field] = &[
             max: MAX_AWAY_AFTER as i64,
         },
     ),
+    field("clock", Accepts::Clock),
+    field("on_flag", Accepts::Words(&["cpu", "last"])),
 ];
 
 /// The fields of Chinese checkers' `rules` (the serde form of `chinese_checkers::Rules`; a test
@@ -201,6 +213,7 @@ impl Accepts {
                 let w = value.as_str().ok_or_else(|| wrong_type("string"))?;
                 one_of(path, allowed.contains(&w), json!(allowed))
             }
+            Self::Clock => ClockSettings::parse(path, value).map(drop),
         }
     }
 
@@ -211,6 +224,7 @@ impl Accepts {
             Self::Int { min, max } => json!({"type": "int", "min": min, "max": max}),
             Self::Ints(allowed) => json!({"type": "one_of", "allowed": allowed}),
             Self::Words(allowed) => json!({"type": "one_of", "allowed": allowed}),
+            Self::Clock => ClockSettings::schema(),
         }
     }
 }
@@ -285,6 +299,8 @@ pub struct SettingsInput {
     pub rhythm: Option<Rhythm>,
     pub hints: Option<bool>,
     pub away_after: Option<u64>,
+    pub clock: Option<ClockSettings>,
+    pub on_flag: Option<OnFlag>,
 }
 
 impl SettingsInput {
@@ -320,6 +336,8 @@ impl Settings {
             rhythm: Rhythm::Live,
             hints: true,
             away_after: DEFAULT_AWAY_AFTER,
+            clock: ClockSettings::None,
+            on_flag: OnFlag::Cpu,
         };
         defaults.with(kind, input)
     }
@@ -342,6 +360,7 @@ impl Settings {
             s.rhythm = rhythm;
         }
         s.confirm_move = input.confirm_move.unwrap_or(s.confirm_move);
+        s.with_clock(input)?;
         s.away_after = input.away_after.unwrap_or(s.away_after);
         if !(MIN_AWAY_AFTER..=MAX_AWAY_AFTER).contains(&s.away_after) {
             let detail = out_of_range("away_after", MIN_AWAY_AFTER as i64, MAX_AWAY_AFTER as i64);
@@ -372,6 +391,31 @@ impl Settings {
         }
         let seats = s.rules.seats();
         Ok((s, seats))
+    }
+
+    /// Takes the clock of `input` (checked again: a Rust caller may build one by hand). A clock
+    /// is for live games: going turn by turn drops it unless `input` sets one too, which is
+    /// refused.
+    fn with_clock(&mut self, input: &SettingsInput) -> Result<(), Error> {
+        if let Some(clock) = input.clock {
+            ClockSettings::parse("clock", &serde_json::to_value(clock).unwrap_or(Value::Null))
+                .map_err(Error::InvalidSettings)?;
+            self.clock = clock;
+        } else if input.rhythm == Some(Rhythm::Turn) {
+            self.clock = ClockSettings::None;
+        }
+        self.on_flag = input.on_flag.unwrap_or(self.on_flag);
+        if self.rhythm == Rhythm::Turn && !self.clock.is_none() {
+            return Err(Error::InvalidSettings(
+                Detail::field(
+                    "clock",
+                    "conflict",
+                    "a clock is for live games, not turn by turn",
+                )
+                .with("with", "rhythm"),
+            ));
+        }
+        Ok(())
     }
 
     /// The protocol's JSON (what is stored).

@@ -46,6 +46,11 @@ impl Room {
             active_at: self.active_at,
             last_move_at: self.last_move_at,
             finished_at: self.finished_at,
+            clock: self
+                .play
+                .as_ref()
+                .and_then(|p| p.clock.as_ref())
+                .and_then(|c| serde_json::to_string(c).ok()),
         }
     }
 
@@ -145,14 +150,14 @@ impl Room {
         room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
-            set_draw(&mut play, state);
+            set_play_columns(&mut play, state)?;
             room.play = Some(play);
         }
         Ok(room)
     }
 
     /// Takes the `rooms` columns that play changes (`state`, but the draw columns, which are
-    /// the play's: [`set_draw`]); returns the status.
+    /// the play's: [`set_play_columns`]); returns the status.
     fn set_columns(&mut self, state: &RoomState) -> Result<Status, String> {
         let status = Status::from_name(&state.status).ok_or("unknown status")?;
         self.status = status;
@@ -215,7 +220,7 @@ impl Room {
                 self.move_ids.insert(id.clone());
             }
         }
-        set_draw(&mut play, state);
+        set_play_columns(&mut play, state)?;
         self.play = Some(play);
         Ok(())
     }
@@ -235,10 +240,16 @@ impl Room {
     }
 }
 
-/// The draw columns of `state` (the offer pending, the seat that declined the last one).
-fn set_draw(play: &mut Play, state: &RoomState) {
+/// The columns of `state` that are the play's: the draw offer pending, the seat that declined
+/// the last one, and the clocks.
+fn set_play_columns(play: &mut Play, state: &RoomState) -> Result<(), String> {
     play.draw_offer = state.draw_offer.map(|s| s as usize);
     play.draw_declined = state.draw_declined.map(|s| s as usize);
+    play.clock = match &state.clock {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| format!("clock: {e}"))?),
+        None => None,
+    };
+    Ok(())
 }
 
 fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
@@ -282,6 +293,15 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
 /// database's CHECK constraint).
 pub const FORFEIT_DATA: &str = r#"{"reason":"abandonment"}"#;
 
+/// A fallen flag that ended the seat's game ([`Action::Flag`]) is stored as a resignation with
+/// this data, as [`FORFEIT_DATA`].
+pub const FLAG_DATA: &str = r#"{"reason":"time"}"#;
+
+/// Whether a stored `resign` row is a fallen flag.
+pub fn is_flag(row: &ActionRow) -> bool {
+    row.data.as_deref() == Some(FLAG_DATA)
+}
+
 /// Whether a stored `resign` row is a loss by abandonment.
 pub fn is_forfeit(row: &ActionRow) -> bool {
     row.data.as_deref() == Some(FORFEIT_DATA)
@@ -324,6 +344,9 @@ fn play_row(kind: GameKind, play: &mut Play, row: &ActionRow) -> Result<(), Stri
         ("resign", Some(seat)) if is_forfeit(row) => {
             play.state.forfeit(seat).map_err(|e| e.to_string())?;
         }
+        ("resign", Some(seat)) if is_flag(row) => {
+            play.state.flag(seat).map_err(|e| e.to_string())?;
+        }
         ("resign", Some(seat)) => play.state.resign(seat).map_err(|e| e.to_string())?,
         ("draw", _) => play.state.agree_draw().map_err(|e| e.to_string())?,
         ("abandon", _) => play.state.abandon(),
@@ -345,6 +368,7 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                     seat,
                     mv,
                     client_id,
+                    ..
                 } => (
                     Some(*seat),
                     "move",
@@ -355,9 +379,16 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                 Action::Forfeit { seat } => {
                     (Some(*seat), "resign", Some(FORFEIT_DATA.to_owned()), None)
                 }
+                Action::Flag { seat, .. } => {
+                    (Some(*seat), "resign", Some(FLAG_DATA.to_owned()), None)
+                }
                 Action::Draw => (None, "draw", None, None),
                 Action::Abandon => (None, "abandon", None, None),
                 Action::Stop => (None, "stop", None, None),
+            };
+            let clock = match action {
+                Action::Move { clock, .. } | Action::Flag { clock, .. } => clock.as_ref(),
+                _ => None,
             };
             ActionRow {
                 game_no,
@@ -367,6 +398,7 @@ pub fn action_rows(game_no: i64, first_seq: i64, actions: &[Action], now: i64) -
                 data,
                 client_id,
                 at: now,
+                clock: clock.and_then(|c| serde_json::to_string(c).ok()),
             }
         })
         .collect()

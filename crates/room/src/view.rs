@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use dames_ai::Level;
 use draughts::Color;
 
+use crate::clock::ClockView;
 use crate::game::GameKind;
 use crate::protocol::{Board, LegalMove, MoveRecord, Outcome};
 use crate::room::{Occupant, Room, Settings, Status};
@@ -103,6 +104,9 @@ pub struct GameView {
     pub outcome: Option<Outcome>,
     /// Since when the seat to move waits (Unix ms): the last move or the start.
     pub turn_since: Option<i64>,
+    /// A room with a « Pendule »: the clocks as of the server's `now` (crate::clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
 }
 
 /// `{"seat","token","room"}`: the answer of creating or joining a room.
@@ -166,11 +170,15 @@ pub struct SharedPlay {
     pub outcome: Option<Outcome>,
     /// Since when the seat to move waits (Unix ms).
     pub turn_since: Option<i64>,
+    /// A room with a « Pendule »: the clocks as of the server's `now` (crate::clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
 }
 
 impl Room {
-    /// The `RoomView` for the holder of seat `you` (`None`: a spectator).
-    pub fn view(&self, you: Option<usize>) -> RoomView {
+    /// The `RoomView` for the holder of seat `you` (`None`: a spectator), its clocks as of the
+    /// server's `now` (Unix ms).
+    pub fn view(&self, you: Option<usize>, now: i64) -> RoomView {
         RoomView {
             code: self.code.clone(),
             game: self.kind,
@@ -181,14 +189,14 @@ impl Room {
             settings: self.settings.clone(),
             seats: self.seat_views(),
             game_no: self.game_no,
-            play: self.play_view(you),
+            play: self.play_view(you, now),
             solitaire: self.is_solitaire(),
         }
     }
 
     /// What a `delta` carries: the room as everyone sees it, but for its move list and legal
-    /// moves; `settings` when they changed.
-    pub fn shared_view(&self, settings: Option<Settings>) -> SharedRoom {
+    /// moves; `settings` when they changed; the clocks as of `now`.
+    pub fn shared_view(&self, settings: Option<Settings>, now: i64) -> SharedRoom {
         SharedRoom {
             status: self.status,
             game_no: self.game_no,
@@ -201,6 +209,7 @@ impl Room {
                 draw_declined: play.draw_declined,
                 outcome: play.state.outcome(),
                 turn_since: self.last_move_at,
+                clock: self.clock_view(now),
             }),
         }
     }
@@ -233,7 +242,7 @@ impl Room {
             .collect()
     }
 
-    fn play_view(&self, you: Option<usize>) -> Option<GameView> {
+    fn play_view(&self, you: Option<usize>, now: i64) -> Option<GameView> {
         let play = self.play.as_ref()?;
         let to_move = play.state.to_move();
         let legal_moves = if you.is_some() && you == to_move {
@@ -251,6 +260,7 @@ impl Room {
             outcome: play.state.outcome(),
             // Since when the seat to move has been waiting (Unix ms): the last move or the start.
             turn_since: self.last_move_at,
+            clock: self.clock_view(now),
         })
     }
 }

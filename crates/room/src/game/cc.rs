@@ -17,8 +17,9 @@ pub struct CcGame {
     /// The crossing puzzle (« Défi solitaire »): the room has one seat; the engine's game has a
     /// second seat without pieces that passes every turn, which the protocol never shows.
     solitaire: bool,
-    /// The resignation was a loss by abandonment (`forfeit`).
-    forfeited: bool,
+    /// Why the last resignation was made: `resignation`, or `abandonment` (`forfeit`) or
+    /// `time` (`flag`), which are resignations the player did not choose.
+    resigned_for: Reason,
 }
 
 /// The start camps of `seat` (RULES.md 1.2), as numbers.
@@ -127,7 +128,7 @@ impl CcGame {
         Ok(Self {
             game: Game::new(rules, Seat(first))?,
             solitaire: false,
-            forfeited: false,
+            resigned_for: Reason::Resignation,
         })
     }
 
@@ -137,7 +138,7 @@ impl CcGame {
         Self {
             game: chinese_checkers::Solitaire::start().to_game(),
             solitaire: true,
-            forfeited: false,
+            resigned_for: Reason::Resignation,
         }
     }
 
@@ -214,12 +215,21 @@ impl CcGame {
     pub fn resign(&mut self, seat: usize) -> Result<(), ActionError> {
         let seat = u8::try_from(seat).unwrap_or(u8::MAX);
         self.game.resign(Seat(seat))?;
+        self.resigned_for = Reason::Resignation;
         Ok(())
     }
 
     pub fn forfeit(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign_for(seat, Reason::Abandonment)
+    }
+
+    pub fn flag(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign_for(seat, Reason::Time)
+    }
+
+    fn resign_for(&mut self, seat: usize, why: Reason) -> Result<(), ActionError> {
         self.resign(seat)?;
-        self.forfeited = true;
+        self.resigned_for = why;
         Ok(())
     }
 
@@ -244,8 +254,8 @@ impl CcGame {
             return Some(solitaire_outcome(&self.game, &o));
         }
         let mut out = outcome(&o, self.game.rules().seat_count());
-        if self.forfeited && out.reason == Reason::Resignation {
-            out.reason = Reason::Abandonment;
+        if out.reason == Reason::Resignation {
+            out.reason = self.resigned_for;
         }
         Some(out)
     }

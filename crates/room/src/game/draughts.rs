@@ -23,8 +23,9 @@ pub struct DraughtsGame {
     /// Ended with no result, and why (45 days without a move, or stopped): the engine has no
     /// such ending.
     ended: Option<Reason>,
-    /// The resignation was a loss by abandonment (`forfeit`).
-    forfeited: bool,
+    /// Why the last resignation was made: `resignation`, or `abandonment` (`forfeit`) or
+    /// `time` (`flag`), which are resignations the player did not choose.
+    resigned_for: Reason,
 }
 
 /// White for the seat that moves first, Black for the other.
@@ -106,7 +107,7 @@ impl DraughtsGame {
             game,
             white,
             ended: None,
-            forfeited: false,
+            resigned_for: Reason::Resignation,
         })
     }
 
@@ -174,12 +175,22 @@ impl DraughtsGame {
             return Err(ActionError::Abandoned);
         }
         let color = seat_color(seat, self.white);
-        Ok(self.game.resign(color)?)
+        self.game.resign(color)?;
+        self.resigned_for = Reason::Resignation;
+        Ok(())
     }
 
     pub fn forfeit(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign_for(seat, Reason::Abandonment)
+    }
+
+    pub fn flag(&mut self, seat: usize) -> Result<(), ActionError> {
+        self.resign_for(seat, Reason::Time)
+    }
+
+    fn resign_for(&mut self, seat: usize, why: Reason) -> Result<(), ActionError> {
         self.resign(seat)?;
-        self.forfeited = true;
+        self.resigned_for = why;
         Ok(())
     }
 
@@ -228,7 +239,7 @@ impl DraughtsGame {
             None => (OutcomeKind::Draw, [1, 1]),
         };
         let reason = match reason(&outcome) {
-            Reason::Resignation if self.forfeited => Reason::Abandonment,
+            Reason::Resignation => self.resigned_for,
             other => other,
         };
         Some(protocol::Outcome {

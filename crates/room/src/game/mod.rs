@@ -349,6 +349,14 @@ impl GameState {
         each!(self, g => g.forfeit(seat))
     }
 
+    /// `seat`'s flag fell (crate::clock): a resignation whose reason is `time`.
+    ///
+    /// # Errors
+    /// As [`GameState::resign`].
+    pub fn flag(&mut self, seat: usize) -> Result<(), ActionError> {
+        each!(self, g => g.flag(seat))
+    }
+
     /// The players agree to a draw (draughts).
     ///
     /// # Errors

@@ -264,6 +264,10 @@ impl Room {
     /// The person of `seat` is back: the CPU standing in for them stops (nothing to do if none
     /// does). Returns whether it did.
     pub fn take_back(&mut self, seat: usize, ch: &mut Change) -> bool {
+        // A seat whose flag fell is the CPU's to the end of the game (crate::clock).
+        if self.has_flagged(seat) {
+            return false;
+        }
         let Some(s) = self.seats.get_mut(seat) else {
             return false;
         };
