@@ -84,6 +84,8 @@ async fn upgrade(
         _live: live,
         ip: caller.ip,
         client: caller.client,
+        ping_at: None,
+        lag_ms: 0,
     };
     Ok(ws
         .read_buffer_size(READ_BUFFER)
@@ -112,6 +114,11 @@ struct Session {
     /// Who connected: the address and browser the limits count.
     ip: std::net::IpAddr,
     client: String,
+    /// When the last ping was sent, until its pong comes.
+    ping_at: Option<Instant>,
+    /// Half the round trip of the last ping answered (ms): the lag credit of this connection's
+    /// moves in a room with a clock (at most `dames_room::clock::MAX_LAG_CREDIT_MS`).
+    lag_ms: i64,
 }
 
 /// A client message.
@@ -191,6 +198,8 @@ pub async fn answer_detached(
         _live: state.sessions.subscribe(),
         ip,
         client: String::new(),
+        ping_at: None,
+        lag_ms: 0,
     };
     Ok(session.answer(bytes).await)
 }
@@ -237,6 +246,7 @@ impl Session {
                     if heard.elapsed() > SILENCE_LIMIT {
                         Err(())
                     } else {
+                        self.ping_at = Some(Instant::now());
                         send(&mut socket, Message::Ping(Default::default())).await
                     }
                 }
@@ -276,7 +286,7 @@ impl Session {
             (
                 room.code.clone(),
                 room.version,
-                ServerMessage::state(&room, self.you),
+                ServerMessage::state(&room, self.you, crate::live::now_ms()),
             )
         };
         if since < version {
@@ -382,7 +392,7 @@ impl Session {
         self.sent = room.version;
         self.you = self.you(room);
         // The state carries this connection's legal moves: no `turn` after it.
-        let state = ServerMessage::state(room, self.you);
+        let state = ServerMessage::state(room, self.you, crate::live::now_ms());
         send(socket, text(&state)).await
     }
 
@@ -395,7 +405,14 @@ impl Session {
             Message::Text(t) => t.as_bytes().to_vec(),
             Message::Binary(b) => b.to_vec(),
             Message::Close(_) => return Err(()),
-            Message::Ping(_) | Message::Pong(_) => return Ok(()),
+            Message::Pong(_) => {
+                // The round trip of the last ping: half of it is the lag of this connection.
+                if let Some(at) = self.ping_at.take() {
+                    self.lag_ms = i64::try_from(at.elapsed().as_millis() / 2).unwrap_or(i64::MAX);
+                }
+                return Ok(());
+            }
+            Message::Ping(_) => return Ok(()),
         };
         match self.answer(&bytes).await {
             None => Ok(()),
@@ -419,7 +436,11 @@ impl Session {
             Ok(ClientMessage::Ping { .. }) => Some(ServerMessage::Pong),
             Ok(ClientMessage::Sync { .. }) => {
                 let room = self.cell.room.lock().await;
-                Some(ServerMessage::state(&room, self.you(&room)))
+                Some(ServerMessage::state(
+                    &room,
+                    self.you(&room),
+                    crate::live::now_ms(),
+                ))
             }
             Ok(msg) => match self.limit() {
                 Ok(()) => self.act(msg).await,
@@ -448,10 +469,11 @@ impl Session {
             ClientMessage::Move { id, mv } => {
                 let result = match check_move_id(id.as_deref()) {
                     Ok(()) => {
-                        let move_id = id.clone();
+                        let (move_id, lag) = (id.clone(), self.lag_ms);
                         self.with_seat(move |room, seat, ch, now| {
                             let input = room.parse_move(&mv)?;
-                            Ok(room.play_move(seat, move_id.as_deref(), &input, now, ch)?)
+                            let id = move_id.as_deref();
+                            Ok(room.play_move_lagged(seat, id, &input, now, lag, ch)?)
                         })
                         .await
                     }
@@ -733,6 +755,8 @@ mod tests {
             _live: state.sessions.subscribe(),
             ip,
             client: format!("client-{}", token.unwrap_or("spectator")),
+            ping_at: None,
+            lag_ms: 0,
         };
         let (to_server, rx) = mpsc::unbounded();
         let (tx, from_server) = mpsc::channel(buffer);

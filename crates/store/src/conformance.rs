@@ -28,6 +28,8 @@ pub(super) fn room(code: &str, status: &str, at: i64) -> RoomRow {
             active_at: at,
             last_move_at: Some(at),
             finished_at: (status == "finished").then_some(at),
+            clock: (status == "playing")
+                .then(|| format!(r#"{{"remaining":[{at},1],"running":0,"since":{at}}}"#)),
         },
     }
 }
@@ -53,6 +55,8 @@ pub(super) fn action(seq: i64, client_id: Option<&str>) -> ActionRow {
         data: Some("{}".into()),
         client_id: client_id.map(Into::into),
         at: 10 + seq,
+        // The clocks after the move (issue 20): kept as written.
+        clock: Some(format!("[{seq},60000]")),
     }
 }
 
@@ -368,6 +372,7 @@ pub(super) fn games_are_paged_newest_first_and_a_room_keeps_a_bounded_number(sto
                     data: None,
                     client_id: None,
                     at: n,
+                    clock: None,
                 }],
                 events: Vec::new(),
                 game: Some(game(n, n, Some(n))),
@@ -420,6 +425,7 @@ pub(super) fn a_game_row_keeps_its_start_and_old_games_go_with_retention(store: 
         data: None,
         client_id: None,
         at,
+        clock: None,
     };
     commit(&mut r, game(1, 10, None), Vec::new());
     // Its end: the start time of the first write stays.

@@ -103,7 +103,7 @@ fn host(room: &Room, caller: &Caller) -> Result<(), AppError> {
 async fn view_for(cell: &RoomCell, caller: &Caller) -> Result<RoomView, AppError> {
     let room = cell.room.lock().await;
     let you = seat_in(&room, caller)?;
-    Ok(room.view(you))
+    Ok(room.view(you, crate::live::now_ms()))
 }
 
 /// Answer with a seat: `{"seat","token","room"}` and the seat cookie. `reveal`: the token is
@@ -269,7 +269,7 @@ async fn create(
         &room.code,
         0,
         (&token, true),
-        room.view(Some(0)),
+        room.view(Some(0), crate::live::now_ms()),
     ))
 }
 
@@ -378,7 +378,7 @@ async fn join(
         &room.code,
         seat,
         (&token, reveal),
-        room.view(Some(seat)),
+        room.view(Some(seat), crate::live::now_ms()),
     ))
 }
 
@@ -707,7 +707,7 @@ async fn events(
         (
             room.code.clone(),
             room.version,
-            room.view(seat_in(&room, &caller)?),
+            room.view(seat_in(&room, &caller)?, crate::live::now_ms()),
         )
     };
     let store = state.rooms.store().clone();

@@ -110,6 +110,6 @@ async fn claim(
         seat,
         // A new token, as for a new seat: in the body too.
         (&token, true),
-        room.view(Some(seat)),
+        room.view(Some(seat), crate::live::now_ms()),
     ))
 }

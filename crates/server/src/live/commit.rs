@@ -423,6 +423,7 @@ mod tests {
                 active_at: 1,
                 last_move_at: Some(1),
                 finished_at: None,
+                clock: None,
             },
         }
     }
@@ -471,6 +472,7 @@ mod tests {
                 data: Some("{}".into()),
                 client_id: Some(client_id.into()),
                 at: 2,
+                clock: None,
             }],
             events: Vec::new(),
             game: None,

@@ -27,6 +27,7 @@ pub(super) struct CpuTurn {
 impl Rooms {
     /// After each change: cancel a CPU that has nothing left to do, start one whose turn it is.
     pub(super) fn after_change(self: &Arc<Self>, cell: &Arc<RoomCell>, room: &Arc<Room>) {
+        self.arm_clock(cell, room);
         if let Some(place) = self.cpu_games.update(room) {
             self.release_shared(place);
         }
@@ -440,11 +441,12 @@ impl CpuJob {
         let started = Instant::now();
         // A turn taken over from a dead node, or resumed after a restart, has already been
         // thought for a while: only what is left of the budget.
-        let think = think_left(
-            self.room.settings.cpu_ms,
-            turn_began(&self.room),
-            super::now_ms(),
-        );
+        let now = super::now_ms();
+        let mut think = think_left(self.room.settings.cpu_ms, turn_began(&self.room), now);
+        // With a clock, the CPU is charged too: its move must come in time.
+        if let Some(cap) = self.room.cpu_think_cap(now) {
+            think = think.min(Duration::from_millis(cap));
+        }
         // `None` when cancelled, or if the player failed: then the first legal move is played
         // rather than leaving the game stuck on a CPU's turn.
         let mv = self.think(started + think).await;

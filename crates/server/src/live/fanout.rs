@@ -381,6 +381,8 @@ impl Rooms {
         };
         let room = self.broadcast(&cell, events, room, Origin::Elsewhere);
         drop(guard);
+        // The clock's deadline moved with the change: this node's timer follows.
+        self.arm_clock(&cell, &room);
         // The caps count what the room now is here too (no renewing a game ended elsewhere).
         if let Some(place) = self.cpu_games.update(&room) {
             self.release_shared(place);

@@ -4,6 +4,7 @@
 //! the change broadcast, and CPU turns scheduled on a bounded worker pool (the CPU players in
 //! [`cpu`], their pool in [`scheduler`]).
 
+mod clock;
 mod commit;
 mod cpu;
 pub mod cpu_claim;
@@ -83,6 +84,8 @@ pub struct RoomCell {
     used_at: AtomicI64,
     /// The presence last sent of each seat, to coalesce flips (`presence`).
     presence_out: Mutex<HashMap<usize, presence::PresenceOut>>,
+    /// The timer of the running clock, if any (`clock`).
+    clock: Mutex<Option<clock::ClockTimer>>,
 }
 
 impl RoomCell {
@@ -95,6 +98,7 @@ impl RoomCell {
             cpu: Mutex::new(None),
             used_at: AtomicI64::new(now_ms()),
             presence_out: Mutex::new(HashMap::new()),
+            clock: Mutex::new(None),
         })
     }
 

@@ -37,7 +37,7 @@ impl Published {
                     event: event.clone(),
                 })
                 .collect(),
-            room: room.shared_view(settings),
+            room: room.shared_view(settings, crate::live::now_ms()),
         };
         let turn = ServerMessage::turn(room)
             .filter(|(seat, _)| room.seats.get(*seat).is_some_and(|s| s.connections > 0))

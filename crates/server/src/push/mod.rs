@@ -276,9 +276,12 @@ fn jobs(room: &Room, events: &[(i64, Event)]) -> Vec<Job> {
         });
         return out;
     }
-    let moved = events
-        .iter()
-        .any(|(_, e)| matches!(e, Event::Move(_) | Event::Started { .. }));
+    let moved = events.iter().any(|(_, e)| {
+        matches!(
+            e,
+            Event::Move(_) | Event::Started { .. } | Event::Flag { .. }
+        )
+    });
     if room.status != Status::Playing || !moved {
         return out;
     }

@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_draw_declined.sql"),
     include_str!("../../migrations/postgres/0003_cpu_by.sql"),
+    include_str!("../../migrations/postgres/0004_clock.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.
@@ -225,7 +226,7 @@ fn prepared(
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
                             created_at, active_at, last_move_at, finished_at, start_fen, \
-                            draw_declined, cpu_by";
+                            draw_declined, cpu_by, clock";
 
 fn room_from_row(r: &Row) -> RoomRow {
     RoomRow {
@@ -245,6 +246,7 @@ fn room_from_row(r: &Row) -> RoomRow {
             active_at: r.get(9),
             last_move_at: r.get(10),
             finished_at: r.get(11),
+            clock: r.get(15),
         },
     }
 }
@@ -274,10 +276,12 @@ fn action_from_row(r: &Row) -> ActionRow {
         data: r.get(4),
         client_id: r.get(5),
         at: r.get(6),
+        clock: r.get(7),
     }
 }
 
-const ACTIONS_OF_GAME: &str = "SELECT game_no, seq, seat, kind, data, client_id, at FROM actions
+const ACTIONS_OF_GAME: &str =
+    "SELECT game_no, seq, seat, kind, data, client_id, at, clock FROM actions
                                WHERE code = $1 AND game_no = $2 ORDER BY seq";
 
 /// Writes the room row of a change; a version that is not the stored one is a conflict.
@@ -294,8 +298,8 @@ fn save_room(
                 st,
                 "INSERT INTO rooms (code, game, settings, status, version, game_no, first_seat,
                    draw_offer, created_at, active_at, last_move_at, finished_at, start_fen,
-                   draw_declined, cpu_by)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+                   draw_declined, cpu_by, clock)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
                  ON CONFLICT (code) DO NOTHING",
             )?;
             let s2 = &r.state;
@@ -317,6 +321,7 @@ fn save_room(
                     &r.start_fen,
                     &s2.draw_declined,
                     &s2.cpu_by,
+                    &s2.clock,
                 ],
             )?;
             (n, None)
@@ -328,7 +333,7 @@ fn save_room(
                 "UPDATE rooms SET settings = $3, status = $4, version = $5, game_no = $6,
                    first_seat = $7, draw_offer = $8, active_at = $9, last_move_at = $10,
                    finished_at = $11, start_fen = $12, draw_declined = $13,
-                   cpu_by = $14
+                   cpu_by = $14, clock = $15
                  WHERE code = $1 AND version = $2",
             )?;
             let s2 = &r.state;
@@ -349,6 +354,7 @@ fn save_room(
                     &r.start_fen,
                     &s2.draw_declined,
                     &s2.cpu_by,
+                    &s2.clock,
                 ],
             )?;
             (n, Some(*from))
@@ -359,7 +365,7 @@ fn save_room(
                 st,
                 "UPDATE rooms SET status = $3, version = $4, game_no = $5, first_seat = $6,
                    draw_offer = $7, active_at = $8, last_move_at = $9, finished_at = $10,
-                   draw_declined = $11, cpu_by = $12
+                   draw_declined = $11, cpu_by = $12, clock = $13
                  WHERE code = $1 AND version = $2",
             )?;
             let n = tx.execute(
@@ -377,6 +383,7 @@ fn save_room(
                     &s2.finished_at,
                     &s2.draw_declined,
                     &s2.cpu_by,
+                    &s2.clock,
                 ],
             )?;
             (n, Some(*from))
@@ -428,8 +435,8 @@ fn save_change(
         let ins = prepared(
             tx,
             st,
-            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )?;
         for a in &c.actions {
             tx.execute(
@@ -443,6 +450,7 @@ fn save_change(
                     &a.data,
                     &a.client_id,
                     &a.at,
+                    &a.clock,
                 ],
             )?;
         }

@@ -134,6 +134,7 @@ mod tests {
                 active_at: 1,
                 last_move_at: None,
                 finished_at: None,
+                clock: None,
             },
         }
     }

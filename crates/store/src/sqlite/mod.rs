@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0005_stopped_games.sql"),
     include_str!("../../migrations/0006_draw_declined.sql"),
     include_str!("../../migrations/0007_cpu_by.sql"),
+    include_str!("../../migrations/0008_clock.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -106,7 +107,7 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
 const ROOM_COLUMNS: &str =
     "code, game, settings, status, version, game_no, first_seat, draw_offer, \
                             created_at, active_at, last_move_at, finished_at, start_fen, \
-                            draw_declined, cpu_by";
+                            draw_declined, cpu_by, clock";
 
 fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
     Ok(RoomRow {
@@ -126,6 +127,7 @@ fn room_from_row(r: &Row<'_>) -> rusqlite::Result<RoomRow> {
             active_at: r.get(9)?,
             last_move_at: r.get(10)?,
             finished_at: r.get(11)?,
+            clock: r.get(15)?,
         },
     })
 }
@@ -141,7 +143,7 @@ fn save_room(
         RoomWrite::New(r) => tx
             .prepare_cached(&format!(
                 "INSERT INTO rooms ({ROOM_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                  ON CONFLICT (code) DO NOTHING"
             ))?
             .execute(params![
@@ -159,14 +161,15 @@ fn save_room(
                 r.state.finished_at,
                 r.start_fen,
                 r.state.draw_declined,
-                r.state.cpu_by
+                r.state.cpu_by,
+                r.state.clock
             ])?,
         RoomWrite::Row { from, row: r } => tx
             .prepare_cached(
                 "UPDATE rooms SET settings = ?3, status = ?4, version = ?5, game_no = ?6,
                    first_seat = ?7, draw_offer = ?8, active_at = ?9, last_move_at = ?10,
                    finished_at = ?11, start_fen = ?12, draw_declined = ?13,
-                   cpu_by = ?14
+                   cpu_by = ?14, clock = ?15
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -183,13 +186,14 @@ fn save_room(
                 r.state.finished_at,
                 r.start_fen,
                 r.state.draw_declined,
-                r.state.cpu_by
+                r.state.cpu_by,
+                r.state.clock
             ])?,
         RoomWrite::State { from, state: s } => tx
             .prepare_cached(
                 "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
                    draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
-                   draw_declined = ?11, cpu_by = ?12
+                   draw_declined = ?11, cpu_by = ?12, clock = ?13
                  WHERE code = ?1 AND version = ?2",
             )?
             .execute(params![
@@ -204,7 +208,8 @@ fn save_room(
                 s.last_move_at,
                 s.finished_at,
                 s.draw_declined,
-                s.cpu_by
+                s.cpu_by,
+                s.clock
             ])?,
     };
     if written != 1 {
@@ -241,10 +246,12 @@ fn action_from_row(r: &Row<'_>) -> rusqlite::Result<ActionRow> {
         data: r.get(4)?,
         client_id: r.get(5)?,
         at: r.get(6)?,
+        clock: r.get(7)?,
     })
 }
 
-const ACTIONS_OF_GAME: &str = "SELECT game_no, seq, seat, kind, data, client_id, at FROM actions
+const ACTIONS_OF_GAME: &str =
+    "SELECT game_no, seq, seat, kind, data, client_id, at, clock FROM actions
                                WHERE code = ?1 AND game_no = ?2 ORDER BY seq";
 
 /// Writes a game's row; a second write (its end) keeps the start time of the first.
@@ -297,8 +304,8 @@ fn save_seats(
 fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
     let code = &commit.code;
     let mut stmt = tx.prepare_cached(
-        "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for a in &commit.actions {
         stmt.execute(params![
@@ -309,7 +316,8 @@ fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result
             a.kind,
             a.data,
             a.client_id,
-            a.at
+            a.at,
+            a.clock
         ])?;
     }
     let mut stmt =
