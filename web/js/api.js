@@ -17,7 +17,7 @@ import { networkFailed } from './offline.js';
  * @typedef {{seat: number, at: Cube, king?: boolean, camp?: number|null}} CcPiece
  * @typedef {{square: number, color: 'white'|'black', king?: boolean}} DraughtsPiece
  * @typedef {{pieces: any[], inert?: Cube[], size?: number, fen?: string}} Board
- * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, draw_declined?: number|null, outcome: Outcome|null, turn_since?: number|null}} GameView
+ * @typedef {{to_move: number|null, board: Board, moves: MoveRecord[], legal_moves: LegalMove[], draw_offer: number|null, draw_declined?: number|null, outcome: Outcome|null, turn_since?: number|null, clock?: import('./clock.js').ClockView|null}} GameView
  * @typedef {{code: string, game: 'cc'|'draughts', version: number, status: 'lobby'|'playing'|'finished', you: number|null, host: boolean, settings: Settings, seats: Seat[], game_no: number, game_view: GameView|null, solitaire?: boolean}} RoomView
  */
 
@@ -100,7 +100,7 @@ export async function request(method, path, body) {
 const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j);
 
 /**
- * @typedef {{type: 'bool'} | {type: 'int', min: number, max: number} | {type: 'one_of', allowed: any[]}} Accepts
+ * @typedef {{type: 'bool'} | {type: 'int', min: number, max: number} | {type: 'one_of', allowed: any[]} | {type: 'clock', kinds: Record<string, Record<string, {type: 'int', min: number, max: number}>>}} Accepts
  * @typedef {{games: Record<'cc'|'draughts', {defaults: Settings, fields: Record<string, Accepts>}>, name: {min: number, max: number}, levels: Level[]}} SettingsSchema
  */
 

@@ -15,6 +15,7 @@ import { announceMove } from './a11y.js';
 import { iosNeedsInstall, iosPushNote } from './install.js';
 import { load, save } from './storage.js';
 import { AwayPanel, awayNews, rematchWithout, showTransfer } from './away.js';
+import { Clocks } from './clock.js';
 
 /**
  * @typedef {import('./api.js').RoomView} RoomView
@@ -42,6 +43,8 @@ export class GameView {
     this.offer = h('div', { class: 'offer-bar', hidden: true, role: 'alert' });
     /** A disconnected seat to move: « Confier à un CPU », « Réclamer la victoire » (away.js). */
     this.away = new AwayPanel((body) => act.away(body));
+    /** The clocks of a game with a « Pendule » (clock.js). */
+    this.clocks = new Clocks((seat) => (this.room ? seatName(this.room, seat) : ''));
     this.confirmBar = h('div', { class: 'confirm-bar', hidden: true },
       h('button', { class: 'btn primary round', type: 'button', 'data-action': 'confirm', 'aria-label': t('confirm_move'), title: t('confirm_move'), onclick: () => this.board?.confirm() }, '✓'),
       h('button', { class: 'btn round', type: 'button', 'data-action': 'cancel-move', 'aria-label': t('cancel_move'), title: t('cancel_move'), onclick: () => this.board?.cancelPending() }, '✕'));
@@ -62,7 +65,7 @@ export class GameView {
     /** The page's one h1 (said to screen readers; the status line says the rest). */
     this.title = h('h1', { class: 'sr-only', 'data-testid': 'game-title' });
     this.el = h('div', { class: 'game' },
-      h('div', { class: 'game-main' }, this.title, this.status, this.solo, this.strip, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
+      h('div', { class: 'game-main' }, this.title, this.status, this.solo, this.strip, this.clocks.el, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
         h('section', { class: 'card tight players-card' }, h('h2', null, t('players_title')), this.players, this.actions),
@@ -127,6 +130,7 @@ export class GameView {
     this.title.textContent = `${t(kindOf(room.game).name)} · ${t('room_title', { code: room.code })}`;
     this.renderStatus(room);
     this.renderStrip(room);
+    this.clocks.update(room);
     this.renderOffer(room);
     awayNews(room, (seat) => seatName(room, seat));
     this.away.render(room, (seat) => seatName(this.room || room, seat));
@@ -613,7 +617,7 @@ export class GameView {
 function resultReason(room, o) {
   const loser = room.seats.length === 2 ? room.seats.find((s) => o.places[s.seat] === 2) : undefined;
   if (o.reason === 'finished' && room.seats.length === 2) return null;
-  if (loser && (o.reason === 'resignation' || o.reason === 'no_moves')) {
+  if (loser && (o.reason === 'resignation' || o.reason === 'no_moves' || o.reason === 'time')) {
     return tw(`reason_${o.reason}_by`, loser.seat === room.you, { name: seatName(room, loser.seat) });
   }
   return reasonText(o.reason);

@@ -5,12 +5,14 @@ import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
 import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
 import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
+import { EN as CLOCK_EN, FR as CLOCK_FR } from './texts-clock.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
   ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
   ...AWAY_FR, // texts-away.js: players who leave a live game
+  ...CLOCK_FR, // texts-clock.js: « Pendule », the clocks of live games
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -327,6 +329,7 @@ const en = {
   ...PLAY_EN,
   ...REPLAY_EN,
   ...AWAY_EN,
+  ...CLOCK_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -761,6 +764,13 @@ const FIELD_KEYS = /** @type {Record<string, Key>} */ ({
   rhythm: 'opt_rhythm',
   hints: 'opt_hints',
   away_after: 'opt_away_after',
+  clock: 'opt_clock',
+  'clock.kind': 'opt_clock',
+  'clock.base_ms': 'opt_clock',
+  'clock.increment_ms': 'opt_clock',
+  'clock.move_ms': 'opt_clock',
+  'clock.reserve_ms': 'opt_clock',
+  on_flag: 'opt_on_flag',
   level: 'level_label',
   'rules.players': 'opt_players',
   'rules.sets': 'opt_sets',

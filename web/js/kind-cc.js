@@ -78,8 +78,8 @@ export const cc = {
       if (other && other !== mover) other.at = entry.move.from;
       if (inert >= 0) b.inert[inert] = entry.move.from;
       if (mover) mover.at = entry.move.to;
-    } else if (entry.kind === 'resign' && seats > 2) {
-      // RULES.md 1.4: with three players or more, the resigner's pieces leave the board.
+    } else if ((entry.kind === 'resign' || entry.kind === 'flag') && seats > 2) {
+      // RULES.md 1.4: with three players or more, the resigner's pieces leave the board (a fallen flag that takes the last place too).
       b.pieces = b.pieces.filter((/** @type {any} */ p) => p.seat !== entry.seat);
     }
     return b;

@@ -16,7 +16,7 @@ import { tl } from './texts-later.js';
 /**
  * @typedef {import('./api.js').Board} BoardValue
  * @typedef {{kind: 'move', seat: number, move: any, passes: number[], finished: number[], notation: string, at: number}
- *   | {kind: 'resign', seat: number, at: number} | {kind: 'draw', at: number} | {kind: 'abandon', at: number} | {kind: 'stop', at: number}} Entry
+ *   | {kind: 'resign', seat: number, at: number} | {kind: 'flag', seat: number, at: number} | {kind: 'draw', at: number} | {kind: 'abandon', at: number} | {kind: 'stop', at: number}} Entry
  * @typedef {{code: string, game: 'cc'|'draughts', game_no: number, status: string, rules: any,
  *   seats: import('./api.js').Seat[], first_seat: number, start: BoardValue, log: Entry[], board: BoardValue,
  *   outcome: import('./api.js').Outcome|null, finished_at: number|null}} GameRecord
@@ -284,6 +284,7 @@ export class Replay {
   describe(e) {
     if (e.kind === 'move') return tl('replay_move', { name: this.opt.name(e.seat), move: e.notation || this.opt.kind.text(e.move) });
     if (e.kind === 'resign') return tl('replay_resign', { name: this.opt.name(e.seat) });
+    if (e.kind === 'flag') return tl('replay_flag', { name: this.opt.name(e.seat) });
     if (e.kind === 'draw') return tl('replay_draw');
     if (e.kind === 'stop') return tl('replay_stop');
     return tl('replay_abandon');

@@ -105,11 +105,64 @@ const COMMON = [
   { id: 'hints', scope: 'top', names: ['hints'], type: 'bool', label: 'opt_hints', help: 'opt_hints_help' },
   { id: 'cpu_ms', scope: 'top', names: ['cpu_ms'], type: 'select', label: 'opt_cpu_ms', help: 'opt_cpu_ms_help',
     options: (s) => uniq([300, 1000, 3000, 10000, s.cpu_ms]).sort((a, b) => a - b).map((v) => ({ value: v, label: t('seconds', { n: (v / 1000).toLocaleString(lang()) }) })) },
+  // « Pendule » (clock.js): live games only; the presets of each game, and the room's own value if it is another.
+  { id: 'clock', scope: 'top', names: ['clock'], type: 'select', label: 'opt_clock', help: 'opt_clock_help',
+    visible: (s) => s.rhythm !== 'turn',
+    options: (s) => clockChoices(s) },
+  { id: 'on_flag', scope: 'top', names: ['on_flag'], type: 'select', label: 'opt_on_flag', help: 'opt_on_flag_help',
+    visible: (s) => s.rhythm !== 'turn' && !!s.clock && s.clock.kind !== 'none' && (get(s, 'players') ?? 2) >= 3,
+    options: () => [{ value: 'cpu', label: t('on_flag_cpu') }, { value: 'last', label: t('on_flag_last') }] },
   // Live games: how long the seat to move may stay disconnected before the others may act (away.js).
   { id: 'away_after', scope: 'top', names: ['away_after'], type: 'select', label: 'opt_away_after', help: 'opt_away_after_help',
     visible: (s) => s.rhythm !== 'turn',
     options: (s) => uniq([30, 60, 120, 300, s.away_after]).sort((a, b) => a - b).map((v) => ({ value: v, label: t('seconds', { n: v.toLocaleString(lang()) }) })) },
 ];
+
+/** The clock presets: draughts in Fischer (base + increment), Chinese checkers per move (with a reserve). */
+const CLOCK_PRESETS = {
+  draughts: ['none', 'fischer:180000:2000', 'fischer:300000:3000', 'fischer:600000:5000', 'fischer:900000:10000'],
+  cc: ['none', 'per_move:30000:60000', 'per_move:60000:120000'],
+};
+
+/** A clock setting as a select's value: `none`, `fischer:300000:3000`, `per_move:30000:60000`. @param {any} c */
+export function clockKey(c) {
+  if (!c || c.kind === 'fischer') return c ? `fischer:${c.base_ms}:${c.increment_ms}` : 'none';
+  if (c.kind === 'per_move') return `per_move:${c.move_ms}:${c.reserve_ms}`;
+  return 'none';
+}
+
+/**
+ * The clock setting of a select's value.
+ * @param {string} key
+ * @returns {{kind: 'none'} | {kind: 'fischer', base_ms: number, increment_ms: number} | {kind: 'per_move', move_ms: number, reserve_ms: number}}
+ */
+export function clockOf(key) {
+  const [kind, a, b] = String(key).split(':');
+  if (kind === 'fischer') return { kind: 'fischer', base_ms: Number(a), increment_ms: Number(b) };
+  if (kind === 'per_move') return { kind: 'per_move', move_ms: Number(a), reserve_ms: Number(b) };
+  return { kind: 'none' };
+}
+
+/** How a clock setting reads: « Sans pendule », « 5 min + 3 s », « 30 s par coup (réserve 60 s) ». @param {string} key */
+export function clockLabel(key) {
+  const c = clockOf(key);
+  const sec = (/** @type {number} */ ms) => (ms / 1000).toLocaleString(lang());
+  if (c.kind === 'fischer') {
+    return c.base_ms % 60000 === 0
+      ? t('clock_fischer_min', { m: sec(c.base_ms / 60), inc: sec(c.increment_ms) })
+      : t('clock_fischer_sec', { s: sec(c.base_ms), inc: sec(c.increment_ms) });
+  }
+  if (c.kind === 'per_move') return t('clock_per_move', { s: sec(c.move_ms), r: sec(c.reserve_ms) });
+  return t('clock_none');
+}
+
+/** The clock choices of a room's settings: its game's presets, and its own value if it is another. @param {Settings} st */
+function clockChoices(st) {
+  const presets = 'variant' in (st.rules || {}) ? CLOCK_PRESETS.draughts : CLOCK_PRESETS.cc;
+  const own = clockKey(st.clock);
+  const keys = presets.includes(own) ? presets : [...presets, own];
+  return keys.map((k) => ({ value: k, label: clockLabel(k) }));
+}
 
 /** @param {number[]} xs */
 const uniq = (xs) => [...new Set(xs.filter((x) => typeof x === 'number'))];
@@ -129,6 +182,8 @@ export function get(st, id) {
   if (!o) return undefined;
   const f = fieldOf(st, o);
   if (!f) return undefined;
+  // The clock is an object: the form handles it by its key (`clockKey`).
+  if (id === 'clock') return clockKey(st.clock);
   return o.scope === 'rules' ? st.rules[f] : st[f];
 }
 
@@ -138,6 +193,7 @@ function set(st, id, v) {
   if (!o) return st;
   const f = fieldOf(st, o) || o.names[0];
   if (o.scope === 'rules') return { ...st, rules: { ...st.rules, [f]: v } };
+  if (id === 'clock') return { ...st, clock: typeof v === 'string' ? clockOf(v) : v };
   return { ...st, [f]: v };
 }
 
@@ -149,6 +205,8 @@ export function change(st, id, v) {
   let n = set(st, id, v);
   // « Confirmer le coup » is on by default for turn-by-turn games.
   if (id === 'rhythm') n = set(n, 'confirm_move', v === 'turn');
+  // A clock is for live games: going turn by turn drops it (the server does the same).
+  if (id === 'rhythm' && v === 'turn' && n.clock) n = { ...n, clock: { kind: 'none' } };
   if (id === 'swap' && v === true && get(n, 'anti_blocking') === true) n = set(n, 'anti_blocking', false);
   if (id === 'anti_blocking' && v === true && get(n, 'swap') === true) n = set(n, 'swap', false);
   // Chinese checkers' rules carry the first-player flags too; the server lets the rules' copy win.
