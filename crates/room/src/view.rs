@@ -106,7 +106,7 @@ pub struct GameView {
     pub turn_since: Option<i64>,
     /// A room with a « Pendule »: the clocks as of the server's `now` (crate::clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<ClockView>,
+    pub clock: Option<Box<ClockView>>,
 }
 
 /// `{"seat","token","room"}`: the answer of creating or joining a room.
@@ -172,7 +172,7 @@ pub struct SharedPlay {
     pub turn_since: Option<i64>,
     /// A room with a « Pendule »: the clocks as of the server's `now` (crate::clock).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<ClockView>,
+    pub clock: Option<Box<ClockView>>,
 }
 
 impl Room {
@@ -209,7 +209,7 @@ impl Room {
                 draw_declined: play.draw_declined,
                 outcome: play.state.outcome(),
                 turn_since: self.last_move_at,
-                clock: self.clock_view(now),
+                clock: self.clock_view(now).map(Box::new),
             }),
         }
     }
@@ -260,7 +260,7 @@ impl Room {
             outcome: play.state.outcome(),
             // Since when the seat to move has been waiting (Unix ms): the last move or the start.
             turn_since: self.last_move_at,
-            clock: self.clock_view(now),
+            clock: self.clock_view(now).map(Box::new),
         })
     }
 }

@@ -129,7 +129,10 @@ async fn each_move_is_charged_to_its_side_less_the_lag_credit_and_earns_the_incr
     );
     let (remaining, running, _) = clock(&room);
     assert_eq!((remaining[1], running), (60_000, Some(0)));
-    assert!(remaining[0] > 59_800, "Ana's runs from the start: {remaining:?}");
+    assert!(
+        remaining[0] > 59_800,
+        "Ana's runs from the start: {remaining:?}"
+    );
 
     // Ana sees the start 150 ms late, thinks 400 ms, her move takes 150 ms to arrive: the server
     // counts 700 ms, less her lag credit (half her round trip, 150 ms): 550 ms.
@@ -142,6 +145,7 @@ async fn each_move_is_charged_to_its_side_less_the_lag_credit_and_earns_the_incr
     let (remaining, running, _) = clock(&after);
     let charged = 62_000 - remaining[0];
     let expected = (DELAY + THINK) as i64;
+    println!("charged {charged} ms for {expected} ms of thinking and one-way delay");
     assert!(
         (expected - 30..=expected + 150).contains(&charged),
         "charged {charged} ms for {expected} ms behind a {DELAY} ms link"
@@ -187,6 +191,7 @@ async fn the_flag_falls_at_its_deadline_on_the_servers_clock_and_a_late_move_is_
     // The flag falls on time: the change's clock is stamped by the server when it is sent.
     let over = seen(&mut bo_ws, |r| r["status"] == "finished").await;
     let (remaining, running, now) = clock(&over);
+    println!("the flag fell {} ms after its deadline", now - due);
     assert!(
         (now - due).abs() <= 50,
         "the flag fell at {now}, due at {due}"
@@ -258,6 +263,7 @@ async fn the_time_is_kept_across_a_reconnect_and_a_restart_and_the_flag_still_fa
     assert!(((before[1] - (now - then)) - restarted[1]).abs() <= 5);
     let over = seen(&mut bo_ws, |r| r["status"] == "finished").await;
     let (_, _, fell) = clock(&over);
+    println!("the flag fell {} ms after its deadline", fell - due);
     assert!(
         (fell - due).abs() <= 50,
         "the flag fell at {fell}, due at {due}"
@@ -318,8 +324,9 @@ async fn a_move_through_another_node_keeps_the_clocks_and_the_flag_falls_once() 
     let due = flag_due(&on_one);
     let over = seen(&mut bo_ws, |r| r["status"] == "finished").await;
     let (_, _, fell) = clock(&over);
+    println!("the flag fell {} ms after its deadline", fell - due);
     assert!(
-        (fell - due).abs() <= 80,
+        (fell - due).abs() <= 50,
         "the flag fell at {fell}, due at {due}"
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
