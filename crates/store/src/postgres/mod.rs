@@ -28,6 +28,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_draw_declined.sql"),
     include_str!("../../migrations/postgres/0003_cpu_by.sql"),
+    // 0004 is the clock's (issue 20): it goes before this one when the branches meet.
+    include_str!("../../migrations/postgres/0005_pairing.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.

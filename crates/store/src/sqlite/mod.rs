@@ -27,6 +27,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0005_stopped_games.sql"),
     include_str!("../../migrations/0006_draw_declined.sql"),
     include_str!("../../migrations/0007_cpu_by.sql"),
+    // 0008 is the clock's (issue 20): it goes before this one when the branches meet.
+    include_str!("../../migrations/0009_pairing.sql"),
 ];
 
 /// Read connections beside the write connection.
