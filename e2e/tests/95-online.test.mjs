@@ -1,7 +1,14 @@
 // « Jouer en ligne » (issue 20, quick pairing): two strangers pair for 10×10 draughts in one tap
 // each and land on the board (a phone and a desktop); three people and a CPU fill a 4-player
 // Chinese checkers pool after the wait; a blocked browser is never paired again with its blocker.
-import { assert, equal, newPerson, roomCode, shot, until } from '../lib.mjs';
+import { assert, equal, newPerson, shot, until } from '../lib.mjs';
+
+/** The room code of the page's address (a started game shows no invitation). @param {import('playwright-core').Page} page */
+function roomCode(page) {
+  const m = /\/r\/([A-Z0-9]{6})$/.exec(page.url());
+  assert(m, `a room's address (${page.url()})`);
+  return m[1];
+}
 
 /** Opens the home page and taps pool `id` (« Jouer en ligne »). @param {import('playwright-core').Page} page */
 async function seek(page, base, id, { pace = 'live' } = {}) {
@@ -10,7 +17,10 @@ async function seek(page, base, id, { pace = 'live' } = {}) {
   await section.scrollIntoViewIfNeeded();
   if (pace !== 'live') await section.locator(`label:has([data-pace=${pace}])`).click();
   await section.locator(`[data-pool="${id}"]`).click();
-  await section.locator('[data-action=online-cancel]').waitFor();
+  // Waiting (the cancel button), or already paired with someone who was waiting (the board).
+  const cancel = section.locator('[data-action=online-cancel]');
+  await until(async () => /\/r\//.test(page.url()) || (await cancel.count()) > 0,
+    `seeking ${id}`);
 }
 
 test('online: two strangers pair for 10×10 draughts in one tap each (phone and desktop)', async ({ base, browser, track }) => {
@@ -27,14 +37,14 @@ test('online: two strangers pair for 10×10 draughts in one tap each (phone and 
   await seek(desk.page, base, 'draughts10-live');
   await phone.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
   await desk.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  equal(await roomCode(phone.page), await roomCode(desk.page), 'one room');
+  equal(roomCode(phone.page), roomCode(desk.page), 'one room');
   await phone.page.locator('svg.board-draughts').waitFor();
   await desk.page.locator('svg.board-draughts').waitFor();
   equal(await phone.page.locator('svg.board .piece').count(), 40, '40 men on the 10×10 board');
   // Each holds a seat: one of them has pieces to move.
   await until(async () => (await phone.page.locator('svg.board .piece.movable').count()) + (await desk.page.locator('svg.board .piece.movable').count()) > 0, 'someone to move');
-  await phone.page.locator('.seat.mine').waitFor();
-  await desk.page.locator('.seat.mine').waitFor();
+  await phone.page.locator('[data-testid=players] .player.mine').waitFor();
+  await desk.page.locator('[data-testid=players] .player.mine').waitFor();
   await shot(desk.page, '95-online-board-desktop');
   equal(phone.page.errors.concat(desk.page.errors).length, 0, 'no script error');
 });
@@ -64,13 +74,13 @@ test('online: cancel, then three people and a CPU fill a 4-player Chinese checke
   await seek(c, base, 'cc4-intl-live');
   for (const p of [a, b, c]) await p.waitForURL(/\/r\/[A-Z0-9]{6}$/, { timeout: 30000 });
   assert(Date.now() - t0 >= 9000, 'not before the wait');
-  const code = await roomCode(a);
-  equal(await roomCode(b), code, 'same room');
-  equal(await roomCode(c), code, 'same room');
+  const code = roomCode(a);
+  equal(roomCode(b), code, 'same room');
+  equal(roomCode(c), code, 'same room');
   await a.locator('svg.board-cc').waitFor();
-  equal(await a.locator('.seat').count(), 4, 'four seats');
-  await a.locator('.seat', { hasText: 'CPU' }).first().waitFor();
-  equal(await a.locator('.seat', { hasText: 'CPU' }).count(), 1, 'one CPU');
+  await a.locator('[data-testid=players] .player.mine').waitFor();
+  equal(await a.locator('[data-testid=players] .player').count(), 4, 'four players');
+  equal(await a.locator('[data-testid=players] .player', { hasText: 'CPU' }).count(), 1, 'one CPU');
   await shot(b, '95-online-cc4-phone');
 });
 
@@ -82,11 +92,11 @@ test('online: a blocked browser is never paired again with its blocker', async (
   await seek(ana.page, base, 'draughts8-turn', { pace: 'turn' });
   await seek(bo.page, base, 'draughts8-turn', { pace: 'turn' });
   await ana.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  const code = await roomCode(ana.page);
-  await ana.page.locator('.seat.mine').waitFor();
+  const code = roomCode(ana.page);
+  await ana.page.locator('[data-testid=players] .player.mine').waitFor();
   // « Ne plus jouer avec cette personne » (the button is the players card's): Anaïs blocks Bob.
   const answer = await ana.page.evaluate(async (room) => {
-    const mine = Number(document.querySelector('.seat.mine')?.getAttribute('data-seat'));
+    const mine = (await (await fetch(`/api/rooms/${room}`)).json()).you;
     const res = await fetch('/api/me/blocks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ room, seat: 1 - mine }) });
     return res.json();
   }, code);
@@ -99,7 +109,7 @@ test('online: a blocked browser is never paired again with its blocker', async (
   await seek(cy.page, base, 'draughts8-turn', { pace: 'turn' });
   await cy.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
   await ana.page.waitForURL(/\/r\/[A-Z0-9]{6}$/);
-  equal(await roomCode(ana.page), await roomCode(cy.page), 'Anaïs with Cyril');
+  equal(roomCode(ana.page), roomCode(cy.page), 'Anaïs with Cyril');
   assert(!/\/r\//.test(bo.page.url()), 'Bob still waiting');
   await bo.page.locator('[data-action=online-cancel]').click();
 });
