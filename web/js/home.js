@@ -7,6 +7,7 @@ import { askName } from './name.js';
 import { swatch } from './players.js';
 import { loadRoom, navigate } from './router.js';
 import { installButton } from './install.js';
+import { onlineSection } from './online.js';
 import { whileShown } from './live.js';
 import { cpuMsOverride } from './storage.js';
 import { UPDATED } from './texts.js';
@@ -34,6 +35,7 @@ export function showHome(root) {
       h('p', { class: 'muted small' }, t('no_account'), ' ', installButton())),
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
     joinCard(),
+    onlineSection(),
     myGames(),
     h('section', { class: 'card rules-summary', 'aria-labelledby': 'rules-summary-title' },
       h('h2', { id: 'rules-summary-title' }, t('summary_title')),

@@ -6,6 +6,7 @@ import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
 import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
 import { EN as CLOCK_EN, FR as CLOCK_FR } from './texts-clock.js';
+import { EN as ONLINE_EN, FR as ONLINE_FR } from './texts-online.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
@@ -13,6 +14,7 @@ const fr = {
   ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
   ...AWAY_FR, // texts-away.js: players who leave a live game
   ...CLOCK_FR, // texts-clock.js: « Pendule », the clocks of live games
+  ...ONLINE_FR, // texts-online.js: « Jouer en ligne », quick pairing
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -330,6 +332,7 @@ const en = {
   ...REPLAY_EN,
   ...AWAY_EN,
   ...CLOCK_EN,
+  ...ONLINE_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -884,6 +887,9 @@ export function errorText(e) {
     conflict: 'err_conflict',
     seat_moved: 'err_seat_moved',
     invalid_transfer: 'err_invalid_transfer',
+    unknown_pool: 'err_unknown_pool',
+    too_many_seeks: 'err_too_many_seeks',
+    not_blockable: 'err_not_blockable',
   };
   const k = map[e.code];
   if (k) return t(k);

@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::bail;
-use dames_loadtest::{connections, crash, play, reconnect, GameKind, RunReport, Spread, Target};
+use dames_loadtest::{
+    connections, crash, pair, play, reconnect, GameKind, RunReport, Spread, Target,
+};
 
 use crate::serve::parse_duration;
 
@@ -75,6 +77,27 @@ pub enum Command {
         /// How long.
         #[arg(long, default_value = "10s", value_parser = parse_duration)]
         duration: Duration,
+    },
+    /// N browsers seeking games in random pools over T seconds (some cancelling): time to
+    /// pair, double pairings, lost seekers.
+    Pair {
+        #[command(flatten)]
+        common: Common,
+        /// Browsers seeking.
+        #[arg(long, default_value_t = 1000)]
+        seekers: usize,
+        /// Over how long they come.
+        #[arg(long, default_value = "10s", value_parser = parse_duration)]
+        over: Duration,
+        /// Of every 100 seekers, how many cancel a moment after seeking.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=100))]
+        cancel_percent: u32,
+        /// How long to wait after the last seeker for the last matches.
+        #[arg(long, default_value = "3s", value_parser = parse_duration)]
+        settle: Duration,
+        /// Seed of the pools chosen.
+        #[arg(long, default_value_t = 20)]
+        seed: u64,
     },
     /// Play, kill -9 the server at random moments, restart it, check every acknowledged move.
     Crash {
@@ -294,6 +317,24 @@ async fn dispatch(cmd: Command) -> anyhow::Result<i32> {
                 duration,
             };
             common.repeat(|| reconnect::run(&config)).await
+        }
+        Command::Pair {
+            common,
+            seekers,
+            over,
+            cancel_percent,
+            settle,
+            seed,
+        } => {
+            let config = pair::Config {
+                target: common.target()?,
+                seekers,
+                over,
+                cancel_percent,
+                settle,
+                seed,
+            };
+            common.repeat(|| pair::run(&config)).await
         }
         Command::Crash {
             common,

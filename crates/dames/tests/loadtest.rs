@@ -84,3 +84,72 @@ fn two_nodes_on_postgresql_lose_no_acknowledged_move_when_one_is_killed() {
     assert_eq!(report["players_failed"], 0, "{report:#}");
     assert!(report["moves_acked"].as_u64().unwrap() >= 200, "{report:#}");
 }
+
+/// Runs `dames loadtest pair {args} --json`: exit code and report.
+fn pair(args: &[&str]) -> (Option<i32>, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dames"))
+        .args(["loadtest", "pair", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let report = serde_json::from_str(&stdout).unwrap_or_else(|_| {
+        panic!(
+            "no JSON report ({}): {stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), report)
+}
+
+/// What every clean `pair` run shows: everybody matched, cancelled or listed as waiting, nobody
+/// twice, nobody lost, pairing fast once a partner is there.
+fn assert_clean_pairing(code: Option<i32>, report: &Value, seekers: u64) {
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(report["paired_twice"], 0, "{report:#}");
+    assert_eq!(report["lost"], 0, "{report:#}");
+    let accounted = ["matched", "cancelled", "waiting"]
+        .iter()
+        .map(|k| report[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(accounted, seekers, "{report:#}");
+    assert!(report["rooms"].as_u64().unwrap() >= 20, "{report:#}");
+    // A generous bound for a loaded CI machine; docs/performance.md has the measured figures.
+    let p99 = report["time_to_pair"]["p99_ms"].as_f64().unwrap();
+    assert!(p99 < 1000.0, "{report:#}");
+}
+
+/// Quick pairing on one node: 200 browsers over 2 s in random pools, some cancelling.
+#[test]
+fn seekers_on_one_node_pair_once_and_none_is_lost() {
+    let (code, report) = pair(&["--seekers", "200", "--over", "2s", "--settle", "1s"]);
+    assert_clean_pairing(code, &report, 200);
+    assert_eq!(report["nodes"], 1);
+}
+
+/// The same across two nodes on PostgreSQL and Redis: the seekers on the nodes in turn, so most
+/// groups are made of people on different nodes.
+#[test]
+fn seekers_on_two_nodes_pair_once_and_none_is_lost() {
+    let pg = dames_store::ScratchDatabase::create().unwrap();
+    let redis =
+        std::env::var("DAMES_TEST_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let url = pg.url();
+    let (code, report) = pair(&[
+        "--seekers",
+        "200",
+        "--over",
+        "2s",
+        "--settle",
+        "1s",
+        "--nodes",
+        "2",
+        "--database",
+        &url,
+        "--redis",
+        &redis,
+    ]);
+    assert_clean_pairing(code, &report, 200);
+    assert_eq!(report["nodes"], 2);
+}

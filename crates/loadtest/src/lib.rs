@@ -4,7 +4,7 @@
 //!
 //! It talks to the server as browsers do — HTTP to create, join and start rooms, one WebSocket
 //! per seat (docs/protocol.md) — from this machine only (loopback addresses are the only
-//! targets). Four runs, each a module with a `Config`, an async `run` and a `Report` (printable,
+//! targets). Five runs, each a module with a `Config`, an async `run` and a `Report` (printable,
 //! and serialisable to JSON):
 //! - [`connections`]: N WebSockets held T seconds; how many opened and stayed alive, and the
 //!   server's resident memory per socket.
@@ -12,6 +12,8 @@
 //!   a pace; committed moves per second, latency send→ack and send→opponent (p50/p90/p99/max).
 //! - [`reconnect`]: seated players connecting and disconnecting in a loop; connections per
 //!   second and what each costs the server in stored events.
+//! - [`pair`]: browsers seeking games in the pools of quick pairing, some cancelling; time to
+//!   pair, nobody paired twice, nobody lost.
 //! - [`crash`]: play, `kill -9` the server at random moments, restart it on the same database,
 //!   check that every acknowledged move is there and that resent moves apply at most once; a
 //!   self-test deletes a committed move while the server is down and must be caught.
@@ -48,6 +50,7 @@ pub mod connections;
 pub mod crash;
 mod db;
 mod error;
+pub mod pair;
 pub mod play;
 mod player;
 pub mod protocol;
@@ -88,6 +91,7 @@ macro_rules! run_report {
 
 run_report!(
     connections::Report,
+    pair::Report,
     play::Report,
     reconnect::Report,
     crash::Report

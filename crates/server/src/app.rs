@@ -46,6 +46,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ready", axum::routing::get(ready))
         .nest("/api", http::router())
         .merge(ws::router())
+        .merge(http::pools::ws_router())
         .merge(assets::router())
         .layer(axum::middleware::from_fn(typed_api_errors))
         .layer(axum::middleware::from_fn(http::middleware::compress_json))

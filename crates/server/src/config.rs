@@ -36,6 +36,8 @@ pub struct Config {
     pub network: Network,
     /// The commit path and the room cache (crate::live::commit, eviction of idle rooms).
     pub commit: CommitOptions,
+    /// Quick pairing: the matcher's tick, a claimed match's deadline (crate::pools).
+    pub pools: crate::pools::PoolOptions,
 }
 
 impl Config {
@@ -53,6 +55,7 @@ impl Config {
             push: Push::default(),
             network: Network::default(),
             commit: CommitOptions::default(),
+            pools: crate::pools::PoolOptions::default(),
         }
     }
 }

@@ -73,6 +73,16 @@ pub enum AppError {
     /// is reloaded; the client may try again.
     #[error("the room changed meanwhile: try again")]
     Conflict,
+    /// Quick pairing: no pool has this id (crate::pools::spec).
+    #[error("no pool {0:?}")]
+    UnknownPool(String),
+    /// Quick pairing: this browser already seeks a game (one seek per browser, several pools
+    /// in it).
+    #[error("this browser already seeks a game: cancel it first")]
+    TooManySeeks,
+    /// Blocking: the seat named is not a person's (an empty seat, a CPU, or one's own).
+    #[error("{0}")]
+    NotBlockable(String),
     /// Anything else; the details are only in the server log.
     #[error("internal error")]
     Internal,
@@ -101,6 +111,9 @@ impl AppError {
             Self::TooManyCpuGames => "too_many_cpu_games",
             Self::Overloaded => "overloaded",
             Self::Conflict => "conflict",
+            Self::UnknownPool(_) => "unknown_pool",
+            Self::TooManySeeks => "too_many_seeks",
+            Self::NotBlockable(_) => "not_blockable",
             Self::Internal => "internal",
         }
     }
@@ -123,7 +136,8 @@ impl AppError {
             Self::TooManyConnections | Self::TooManyCpuGames => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Conflict => StatusCode::CONFLICT,
+            Self::Conflict | Self::TooManySeeks => StatusCode::CONFLICT,
+            Self::UnknownPool(_) | Self::NotBlockable(_) => StatusCode::BAD_REQUEST,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -29,6 +29,7 @@ pub mod live;
 pub mod metrics;
 pub mod net;
 pub mod options;
+pub mod pools;
 pub mod push;
 pub mod qr;
 pub mod ratelimit;

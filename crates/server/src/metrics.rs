@@ -140,7 +140,7 @@ const MICROS: f64 = 1e6;
 
 /// The kinds of refusal counted by [`Metrics::refused`]: the rate limits (by the action
 /// limited, crate::ratelimit), then the caps (crate::net::limits, crate::live::cpu).
-pub const REFUSALS: [&str; 11] = [
+pub const REFUSALS: [&str; 12] = [
     "create",
     "join",
     "unknown-code",
@@ -152,6 +152,7 @@ pub const REFUSALS: [&str; 11] = [
     "connections",
     "websockets-per-ip",
     "cpu-games",
+    "seek",
 ];
 
 /// Every counter and histogram of this process.
@@ -193,6 +194,8 @@ pub struct Metrics {
     pub fanout_failed: Counter,
     /// Fan-out messages received from the other nodes.
     pub fanout_received: Counter,
+    /// Rooms made by quick pairing (crate::pools) on this node.
+    pub pool_matches: Counter,
     /// Rooms reloaded from the store because this node's copy was behind (a fan-out message
     /// missed or not applicable, a conflict, a refusal on a stale copy).
     pub reloads: Counter,
@@ -220,6 +223,7 @@ pub static METRICS: Metrics = Metrics {
     fanout_sent: Counter::new(),
     fanout_failed: Counter::new(),
     fanout_received: Counter::new(),
+    pool_matches: Counter::new(),
     reloads: Counter::new(),
     stale_found: Counter::new(),
 };
@@ -338,7 +342,7 @@ impl Metrics {
     /// by crate::scrape).
     pub fn render_counters(&self) -> String {
         let mut out = String::with_capacity(8192);
-        let counters: [(&str, &str, &Counter); 13] = [
+        let counters: [(&str, &str, &Counter); 14] = [
             (
                 "dames_moves_committed_total",
                 "Moves committed (by people and CPUs).",
@@ -393,6 +397,11 @@ impl Metrics {
                 "dames_fanout_received_total",
                 "Fan-out messages received from the other nodes.",
                 &self.fanout_received,
+            ),
+            (
+                "dames_pool_matches_total",
+                "Rooms made by quick pairing on this node.",
+                &self.pool_matches,
             ),
             (
                 "dames_room_reloads_total",

@@ -90,6 +90,8 @@ pub struct Limits {
     pub feedback: Rate,
     /// Openings of a room's WebSocket, per address and per seat.
     pub connect: Rate,
+    /// Seeks in the pools of quick pairing, per browser and address (crate::pools).
+    pub seek: Rate,
     /// Games against CPUs being played at once per browser (`too_many_cpu_games`): each keeps
     /// the CPU players' pool busy as long as it lasts.
     pub cpu_games_per_client: usize,
@@ -128,6 +130,10 @@ impl Default for Limits {
             connect: Rate {
                 burst: 60,
                 per_minute: 120,
+            },
+            seek: Rate {
+                burst: 20,
+                per_minute: 30,
             },
             cpu_games_per_client: 5,
             cpu_games_per_ip: 30,

@@ -39,6 +39,8 @@ pub enum Action {
     /// Opening a room's WebSocket, per address and per seat: a reconnect loop costs the other
     /// players nothing past it.
     Connect,
+    /// Seeking a game in the pools (or blocking a person), per address and browser.
+    Seek,
 }
 
 impl Action {
@@ -51,6 +53,7 @@ impl Action {
             Action::Hint => "hint",
             Action::Feedback => "feedback",
             Action::Connect => "connect",
+            Action::Seek => "seek",
         }
     }
 }
@@ -147,6 +150,7 @@ impl RateLimiter {
             Action::Hint => self.limits.hint,
             Action::Feedback => self.limits.feedback,
             Action::Connect => self.limits.connect,
+            Action::Seek => self.limits.seek,
         }
     }
 

@@ -113,9 +113,12 @@ pub async fn sweep(
     let store = extras.clone();
     let before = now.saturating_sub(ms(r.feedback));
     let finished_before = now.saturating_sub(60_000);
+    // Games left count for a day in the pools (crate::pools, LEAVE_WINDOW_MS).
+    let leaves_before = now.saturating_sub(crate::pools::LEAVE_WINDOW_MS);
     blocking(move || {
         store.sweep_feedback(before)?;
         store.sweep_push(finished_before)?;
+        store.sweep_leaves(leaves_before)?;
         store.scrub()
     })
     .await?;

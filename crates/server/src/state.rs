@@ -13,6 +13,7 @@ use crate::error::AppError;
 use crate::live::streams::Streams;
 use crate::live::Rooms;
 use crate::net::limits::WebSockets;
+use crate::pools::Pools;
 use crate::ratelimit::RateLimiter;
 use dames_store::{self, Store};
 
@@ -56,6 +57,8 @@ pub struct AppState {
     pub cluster: Option<Arc<Cluster>>,
     /// The key signing the browsers' ids in their cookie (`dames_room::token::signed_client_id`).
     pub client_key: Arc<str>,
+    /// Quick pairing (crate::pools).
+    pub pools: Arc<Pools>,
 }
 
 impl AppState {
@@ -103,9 +106,22 @@ impl AppState {
                 notify.changed(room);
             },
         ));
+        let pools = Pools::start(rooms.clone(), store.clone(), config.pools.clone());
+        let leaves = pools.clone();
+        rooms.observe(Arc::new(
+            move |room: &Arc<dames_room::room::Room>,
+                  events: &[(i64, dames_room::event::Event)],
+                  origin: crate::live::Origin| {
+                // The node that made the change records it (the store would keep one anyway).
+                if origin == crate::live::Origin::Here {
+                    leaves.record_leaves(room, events);
+                }
+            },
+        ));
         let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
         let client_key = server_key(&store, CLIENT_KEY).await?.into();
         Ok(Self {
+            pools,
             cluster,
             client_key,
             streams,

@@ -600,6 +600,38 @@ pub(super) fn the_first_server_key_is_kept(store: &dyn Store) {
     assert!(store.server_key("other").unwrap().is_none());
 }
 
+pub(super) fn blocks_go_both_ways_and_are_cleared_by_their_author(store: &dyn Store) {
+    store.block("ana", "bob", 1).unwrap();
+    store.block("ana", "bob", 2).unwrap();
+    store.block("cy", "ana", 3).unwrap();
+    store.block("bob", "dee", 4).unwrap();
+    assert_eq!(store.avoided("ana").unwrap(), ["bob", "cy"]);
+    assert_eq!(store.avoided("bob").unwrap(), ["ana", "dee"]);
+    assert!(store.avoided("eve").unwrap().is_empty());
+    assert_eq!(store.clear_blocks("ana").unwrap(), 1);
+    // Cy's block of Ana is Cy's: Ana clearing her list keeps it.
+    assert_eq!(store.avoided("ana").unwrap(), ["cy"]);
+    assert_eq!(store.avoided("bob").unwrap(), ["dee"]);
+}
+
+pub(super) fn a_leave_counts_once_and_ages_out(store: &dyn Store) {
+    let leave = |code: &str, seat: i64, at: i64| crate::LeaveRow {
+        code: code.into(),
+        game_no: 1,
+        seat,
+        client: "ana".into(),
+        at,
+    };
+    assert!(store.record_leave(&leave("AAAAAA", 0, 100)).unwrap());
+    assert!(!store.record_leave(&leave("AAAAAA", 0, 150)).unwrap());
+    assert!(store.record_leave(&leave("BBBBBB", 1, 200)).unwrap());
+    assert_eq!(store.leaves_since("ana", 0).unwrap(), 2);
+    assert_eq!(store.leaves_since("ana", 150).unwrap(), 1);
+    assert_eq!(store.leaves_since("bob", 0).unwrap(), 0);
+    assert_eq!(store.sweep_leaves(150).unwrap(), 1);
+    assert_eq!(store.leaves_since("ana", 0).unwrap(), 1);
+}
+
 /// A `#[test]` of every function above for one backend: `$make` gives `(store, guard)`, the
 /// guard kept until the test ends (a temporary directory, a database dropped after).
 macro_rules! conformance {
@@ -623,6 +655,8 @@ macro_rules! conformance {
                 who_played_a_game_is_known_from_the_commit_that_finished_it,
                 push_subscriptions_are_one_per_seat,
                 the_first_server_key_is_kept,
+                blocks_go_both_ways_and_are_cleared_by_their_author,
+                a_leave_counts_once_and_ages_out,
             );
         }
     };

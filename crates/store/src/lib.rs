@@ -1,6 +1,7 @@
 //! The persistence of the Dames rooms behind narrow, synchronous interfaces, one per concern: [`RoomStore`] (rooms,
 //! their changes, history, games and retention), [`FeedbackStore`] (reviews and requests, who
-//! played what) and [`PushStore`] (push subscriptions, the VAPID key). A room is kept as the rows
+//! played what) [`PushStore`] (push subscriptions, the VAPID key) and [`PairingStore`] (quick pairing: blocks
+//! and games left). A room is kept as the rows
 //! of `dames_room::rows` (re-exported here), which `dames_room::snapshot` builds from a room and
 //! reads back into one. The server calls the stores from blocking threads (`spawn_blocking`, and
 //! the writer thread of its group commit for the changes of rooms), never on its async runtime.
@@ -33,6 +34,7 @@ mod conformance;
 mod error;
 mod feedback;
 mod memory;
+mod pairing;
 mod postgres;
 mod push;
 mod rooms;
@@ -40,6 +42,7 @@ mod sqlite;
 
 pub use feedback::{FeedbackRow, FeedbackStore};
 pub use memory::MemoryStore;
+pub use pairing::{LeaveRow, PairingStore};
 pub use postgres::{PostgresStore, ScratchDatabase};
 pub use push::{PushStore, PushSub};
 pub use sqlite::backup::{backup as sqlite_backup, BackupSummary};
@@ -68,6 +71,6 @@ pub fn open(
 
 /// Every concern of the storage in one object: what the application state holds, each part
 /// handing out only the trait it needs (see the module documentation).
-pub trait Store: RoomStore + FeedbackStore + PushStore + std::fmt::Debug {}
+pub trait Store: RoomStore + FeedbackStore + PushStore + PairingStore + std::fmt::Debug {}
 
-impl<T: RoomStore + FeedbackStore + PushStore + std::fmt::Debug> Store for T {}
+impl<T: RoomStore + FeedbackStore + PushStore + PairingStore + std::fmt::Debug> Store for T {}

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
+use crate::pairing::{LeaveRow, PairingStore};
 use crate::push::{PushStore, PushSub};
 use crate::rooms::{ClientRoom, Commit, Cutoffs, Due, RoomStore, RoomWrite};
 use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, SeatRow, StoredRoom};
@@ -31,6 +32,9 @@ struct Mem {
     played: HashMap<(String, String), i64>,
     feedback: Vec<FeedbackRow>,
     next_feedback: i64,
+    /// (who blocked, whom) → when.
+    blocks: BTreeMap<(String, String), i64>,
+    leaves: BTreeMap<(String, i64, i64), LeaveRow>,
 }
 
 /// The store in memory.
@@ -444,5 +448,58 @@ impl PushStore for MemoryStore {
             .collect();
         mem.push.retain(|(c, _), _| !gone.contains(c));
         Ok(start - mem.push.len())
+    }
+}
+
+impl PairingStore for MemoryStore {
+    fn block(&self, client: &str, blocked: &str, at: i64) -> Result<(), StoreError> {
+        (self.mem().blocks).insert((client.into(), blocked.into()), at);
+        Ok(())
+    }
+
+    fn clear_blocks(&self, client: &str) -> Result<usize, StoreError> {
+        let mut mem = self.mem();
+        let before = mem.blocks.len();
+        mem.blocks.retain(|(c, _), _| c != client);
+        Ok(before - mem.blocks.len())
+    }
+
+    fn avoided(&self, client: &str) -> Result<Vec<String>, StoreError> {
+        let mem = self.mem();
+        let mut out: Vec<String> = (mem.blocks.keys())
+            .filter_map(|(a, b)| match () {
+                () if a == client => Some(b.clone()),
+                () if b == client => Some(a.clone()),
+                () => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    fn record_leave(&self, leave: &LeaveRow) -> Result<bool, StoreError> {
+        let key = (leave.code.clone(), leave.game_no, leave.seat);
+        let mut mem = self.mem();
+        if mem.leaves.contains_key(&key) {
+            return Ok(false);
+        }
+        mem.leaves.insert(key, leave.clone());
+        Ok(true)
+    }
+
+    fn leaves_since(&self, client: &str, since: i64) -> Result<u32, StoreError> {
+        let mem = self.mem();
+        let n = (mem.leaves.values())
+            .filter(|l| l.client == client && l.at >= since)
+            .count();
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    fn sweep_leaves(&self, before: i64) -> Result<usize, StoreError> {
+        let mut mem = self.mem();
+        let start = mem.leaves.len();
+        mem.leaves.retain(|_, l| l.at >= before);
+        Ok(start - mem.leaves.len())
     }
 }

@@ -5,6 +5,7 @@ pub mod events;
 pub mod games;
 pub mod me;
 pub mod middleware;
+pub mod pools;
 pub mod reviews;
 pub mod rooms;
 pub mod transfer;
@@ -29,6 +30,7 @@ pub fn router() -> axum::Router<AppState> {
         .merge(transfer::router())
         .merge(reviews::router())
         .merge(games::router())
+        .merge(pools::router())
 }
 
 /// Largest request body accepted.

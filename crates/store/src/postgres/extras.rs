@@ -1,10 +1,11 @@
-//! The PostgreSQL implementations of [`FeedbackStore`] and [`PushStore`].
+//! The PostgreSQL implementations of [`FeedbackStore`], [`PushStore`] and [`PairingStore`].
 
 use postgres::Row;
 
 use super::PostgresStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
+use crate::pairing::{LeaveRow, PairingStore};
 use crate::push::{PushStore, PushSub};
 
 fn feedback_from_row(r: &Row) -> FeedbackRow {
@@ -191,6 +192,70 @@ impl PushStore for PostgresStore {
              (SELECT code FROM rooms WHERE status = 'finished' AND finished_at < $1)",
             &[&finished_before],
         )?;
+        Ok(count(n))
+    }
+}
+
+impl PairingStore for PostgresStore {
+    fn block(&self, client: &str, blocked: &str, at: i64) -> Result<(), StoreError> {
+        let mut pooled = self.get()?;
+        pooled.conn().client.execute(
+            "INSERT INTO blocks (client, blocked, at) VALUES ($1, $2, $3)
+             ON CONFLICT (client, blocked) DO UPDATE SET at = $3",
+            &[&client, &blocked, &at],
+        )?;
+        Ok(())
+    }
+
+    fn clear_blocks(&self, client: &str) -> Result<usize, StoreError> {
+        let mut pooled = self.get()?;
+        let n =
+            (pooled.conn().client).execute("DELETE FROM blocks WHERE client = $1", &[&client])?;
+        Ok(count(n))
+    }
+
+    fn avoided(&self, client: &str) -> Result<Vec<String>, StoreError> {
+        let mut pooled = self.get()?;
+        let rows = pooled.conn().client.query(
+            "SELECT blocked FROM blocks WHERE client = $1
+             UNION SELECT client FROM blocks WHERE blocked = $1 ORDER BY 1",
+            &[&client],
+        )?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn record_leave(&self, leave: &LeaveRow) -> Result<bool, StoreError> {
+        let mut pooled = self.get()?;
+        let n = pooled.conn().client.execute(
+            "INSERT INTO leaves (code, game_no, seat, client, at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT DO NOTHING",
+            &[
+                &leave.code,
+                &leave.game_no,
+                &leave.seat,
+                &leave.client,
+                &leave.at,
+            ],
+        )?;
+        Ok(n > 0)
+    }
+
+    fn leaves_since(&self, client: &str, since: i64) -> Result<u32, StoreError> {
+        let mut pooled = self.get()?;
+        let n: i64 = pooled
+            .conn()
+            .client
+            .query_one(
+                "SELECT COUNT(*) FROM leaves WHERE client = $1 AND at >= $2",
+                &[&client, &since],
+            )?
+            .get(0);
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    fn sweep_leaves(&self, before: i64) -> Result<usize, StoreError> {
+        let mut pooled = self.get()?;
+        let n = (pooled.conn().client).execute("DELETE FROM leaves WHERE at < $1", &[&before])?;
         Ok(count(n))
     }
 }

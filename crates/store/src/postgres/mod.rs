@@ -29,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0002_draw_declined.sql"),
     include_str!("../../migrations/postgres/0003_cpu_by.sql"),
     include_str!("../../migrations/postgres/0004_clock.sql"),
+    include_str!("../../migrations/postgres/0005_pairing.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.

@@ -1,10 +1,11 @@
-//! The SQLite implementations of [`FeedbackStore`] and [`PushStore`].
+//! The SQLite implementations of [`FeedbackStore`], [`PushStore`] and [`PairingStore`].
 
 use rusqlite::{params, OptionalExtension};
 
 use super::SqliteStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
+use crate::pairing::{LeaveRow, PairingStore};
 use crate::push::{PushStore, PushSub};
 
 fn feedback_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FeedbackRow> {
@@ -176,5 +177,63 @@ impl PushStore for SqliteStore {
              (SELECT code FROM rooms WHERE status = 'finished' AND finished_at < ?1)",
             [finished_before],
         )?)
+    }
+}
+
+impl PairingStore for SqliteStore {
+    fn block(&self, client: &str, blocked: &str, at: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO blocks (client, blocked, at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (client, blocked) DO UPDATE SET at = ?3",
+            params![client, blocked, at],
+        )?;
+        Ok(())
+    }
+
+    fn clear_blocks(&self, client: &str) -> Result<usize, StoreError> {
+        Ok(self
+            .conn()
+            .execute("DELETE FROM blocks WHERE client = ?1", [client])?)
+    }
+
+    fn avoided(&self, client: &str) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT blocked FROM blocks WHERE client = ?1
+             UNION SELECT client FROM blocks WHERE blocked = ?1 ORDER BY 1",
+        )?;
+        let rows = stmt
+            .query_map([client], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(rows)
+    }
+
+    fn record_leave(&self, leave: &LeaveRow) -> Result<bool, StoreError> {
+        Ok(self.conn().execute(
+            "INSERT INTO leaves (code, game_no, seat, client, at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING",
+            params![
+                leave.code,
+                leave.game_no,
+                leave.seat,
+                leave.client,
+                leave.at
+            ],
+        )? > 0)
+    }
+
+    fn leaves_since(&self, client: &str, since: i64) -> Result<u32, StoreError> {
+        let n: i64 = self.reader().query_row(
+            "SELECT COUNT(*) FROM leaves WHERE client = ?1 AND at >= ?2",
+            params![client, since],
+            |r| r.get(0),
+        )?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    fn sweep_leaves(&self, before: i64) -> Result<usize, StoreError> {
+        Ok(self
+            .conn()
+            .execute("DELETE FROM leaves WHERE at < ?1", [before])?)
     }
 }

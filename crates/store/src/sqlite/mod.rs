@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_draw_declined.sql"),
     include_str!("../../migrations/0007_cpu_by.sql"),
     include_str!("../../migrations/0008_clock.sql"),
+    include_str!("../../migrations/0009_pairing.sql"),
 ];
 
 /// Read connections beside the write connection.

@@ -1,0 +1,198 @@
+//! The pools of quick pairing (docs/protocol.md "Pools"): one per game, number of players, rule
+//! set and pace, each named by a short id (`draughts10-live`, `cc4-intl-turn`…), and the one
+//! function that turns a pool into the settings of the room it makes ([`PoolSpec::settings_json`]).
+
+use serde_json::{json, Value};
+
+use dames_room::game::GameKind;
+use dames_room::settings::COMMON;
+
+/// Live (with a clock) or turn by turn with notifications (RULES.md part 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Everyone present, a clock running.
+    Live,
+    /// Play when you want; told when it is your turn.
+    Turn,
+}
+
+/// What a pool pairs people for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Chinese checkers for `players`, with the Japanese rules (2–3 players only, RULES.md 1.6)
+    /// or the international ones.
+    Cc {
+        /// 2, 3, 4 or 6.
+        players: usize,
+        /// « variante japonaise ».
+        japanese: bool,
+    },
+    /// Draughts on a board of `size` (10: international, 8: Brazilian, 12: Canadian).
+    Draughts {
+        /// 8, 10 or 12.
+        size: usize,
+    },
+}
+
+/// One pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolSpec {
+    /// Its id (`cc3-jp-live`).
+    pub id: &'static str,
+    /// The game and its variant.
+    pub game: Game,
+    /// Its pace.
+    pub pace: Pace,
+}
+
+macro_rules! pools {
+    ($($id:literal => $game:expr, $pace:ident;)*) => {
+        /// Every pool, in the order the home page shows them.
+        pub const POOLS: &[PoolSpec] = &[
+            $(PoolSpec { id: $id, game: $game, pace: Pace::$pace },)*
+        ];
+    };
+}
+
+const fn cc(players: usize, japanese: bool) -> Game {
+    Game::Cc { players, japanese }
+}
+
+const fn draughts(size: usize) -> Game {
+    Game::Draughts { size }
+}
+
+pools! {
+    "draughts10-live" => draughts(10), Live;
+    "draughts10-turn" => draughts(10), Turn;
+    "draughts8-live" => draughts(8), Live;
+    "draughts8-turn" => draughts(8), Turn;
+    "draughts12-live" => draughts(12), Live;
+    "draughts12-turn" => draughts(12), Turn;
+    "cc2-intl-live" => cc(2, false), Live;
+    "cc2-intl-turn" => cc(2, false), Turn;
+    "cc3-intl-live" => cc(3, false), Live;
+    "cc3-intl-turn" => cc(3, false), Turn;
+    "cc4-intl-live" => cc(4, false), Live;
+    "cc4-intl-turn" => cc(4, false), Turn;
+    "cc6-intl-live" => cc(6, false), Live;
+    "cc6-intl-turn" => cc(6, false), Turn;
+    "cc2-jp-live" => cc(2, true), Live;
+    "cc2-jp-turn" => cc(2, true), Turn;
+    "cc3-jp-live" => cc(3, true), Live;
+    "cc3-jp-turn" => cc(3, true), Turn;
+}
+
+/// Default live clocks of the pools (contract of issue 20): draughts 5+3, Chinese checkers
+/// 30 s per move with a 60 s reserve.
+const DRAUGHTS_BASE_MS: u64 = 300_000;
+const DRAUGHTS_INCREMENT_MS: u64 = 3_000;
+const CC_MOVE_MS: u64 = 30_000;
+const CC_RESERVE_MS: u64 = 60_000;
+
+impl PoolSpec {
+    /// The pool named `id`.
+    pub fn find(id: &str) -> Option<&'static PoolSpec> {
+        POOLS.iter().find(|p| p.id == id)
+    }
+
+    /// Persons and CPUs seated in a room of this pool.
+    pub fn players(&self) -> usize {
+        match self.game {
+            Game::Cc { players, .. } => players,
+            Game::Draughts { .. } => 2,
+        }
+    }
+
+    /// Its game kind.
+    pub fn kind(&self) -> GameKind {
+        match self.game {
+            Game::Cc { .. } => GameKind::Cc,
+            Game::Draughts { .. } => GameKind::Draughts,
+        }
+    }
+
+    /// Whether empty seats may go to CPUs after the wait (3 players or more: a 2-player pool
+    /// with a CPU is a game against the CPU, which the home page already offers).
+    pub fn cpu_fill(&self) -> bool {
+        self.players() >= 3
+    }
+
+    /// The settings (a `SettingsInput` JSON object) of the rooms this pool makes: the rules of
+    /// its game, its pace, and the fields of the other issue-20 work (see the body).
+    pub fn settings_json(&self) -> Value {
+        let rules = match self.game {
+            Game::Cc {
+                players,
+                japanese: true,
+            } => json!({"players": players, "rule_set": "japanese", "pieces": 15}),
+            Game::Cc { players, .. } => json!({"players": players}),
+            Game::Draughts { size } => json!({"variant": match size {
+                8 => "brazilian",
+                12 => "canadian",
+                _ => "international",
+            }}),
+        };
+        let rhythm = match self.pace {
+            Pace::Live => "live",
+            Pace::Turn => "turn",
+        };
+        let mut settings = json!({"rules": rules, "rhythm": rhythm});
+        // Fields added by the clock/public work (issue 20): a pool's room is public, and a
+        // live one has a clock. Each is set once the settings table knows the field, so this
+        // one function is the only place to look when the branches meet.
+        if knows("public") {
+            settings["public"] = json!(true);
+        }
+        if knows("clock") && self.pace == Pace::Live {
+            settings["clock"] = match self.game {
+                Game::Draughts { .. } => json!({
+                    "kind": "fischer",
+                    "base_ms": DRAUGHTS_BASE_MS,
+                    "increment_ms": DRAUGHTS_INCREMENT_MS,
+                }),
+                Game::Cc { .. } => json!({
+                    "kind": "per_move",
+                    "move_ms": CC_MOVE_MS,
+                    "reserve_ms": CC_RESERVE_MS,
+                }),
+            };
+        }
+        settings
+    }
+}
+
+/// Whether the room settings have a field `name`.
+fn knows(name: &str) -> bool {
+    COMMON.iter().any(|f| f.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dames_room::room::{Settings, SettingsInput};
+
+    #[test]
+    fn every_pool_makes_valid_settings_with_its_number_of_seats() {
+        for pool in POOLS {
+            let input = SettingsInput::parse(pool.kind(), &pool.settings_json()).unwrap();
+            let (settings, seats) = Settings::new(pool.kind(), &input).unwrap();
+            assert_eq!(seats, pool.players(), "{}", pool.id);
+            let live = settings.rhythm == dames_room::settings::Rhythm::Live;
+            assert_eq!(live, pool.pace == Pace::Live, "{}", pool.id);
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_found() {
+        for (i, pool) in POOLS.iter().enumerate() {
+            assert_eq!(PoolSpec::find(pool.id), Some(pool));
+            assert!(POOLS[i + 1..].iter().all(|p| p.id != pool.id));
+        }
+        assert!(PoolSpec::find("cc5-intl-live").is_none());
+        assert!(
+            PoolSpec::find("cc4-jp-live").is_none(),
+            "Japanese rules: 2–3 players"
+        );
+    }
+}
