@@ -38,6 +38,10 @@ pub struct Settings {
     /// as long: crate::room, "Away players").
     #[serde(default = "default_away_after")]
     pub away_after: u64,
+    /// « Partie publique »: the room is listed on « Jouer en ligne » (open tables while seats
+    /// are free, games to watch once started); private rooms (the default) are listed nowhere.
+    #[serde(default)]
+    pub public: bool,
 }
 
 fn default_away_after() -> u64 {
@@ -128,6 +132,7 @@ pub const COMMON: &[Field] = &[
             max: MAX_AWAY_AFTER as i64,
         },
     ),
+    field("public", Accepts::Bool),
 ];
 
 /// The fields of Chinese checkers' `rules` (the serde form of `chinese_checkers::Rules`; a test
@@ -285,6 +290,7 @@ pub struct SettingsInput {
     pub rhythm: Option<Rhythm>,
     pub hints: Option<bool>,
     pub away_after: Option<u64>,
+    pub public: Option<bool>,
 }
 
 impl SettingsInput {
@@ -320,6 +326,7 @@ impl Settings {
             rhythm: Rhythm::Live,
             hints: true,
             away_after: DEFAULT_AWAY_AFTER,
+            public: false,
         };
         defaults.with(kind, input)
     }
@@ -334,6 +341,7 @@ impl Settings {
         s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
         s.random_first = input.random_first.unwrap_or(s.random_first);
         s.hints = input.hints.unwrap_or(s.hints);
+        s.public = input.public.unwrap_or(s.public);
         if let Some(rhythm) = input.rhythm {
             // « Confirmer le coup » is on by default for turn-by-turn games.
             if rhythm != s.rhythm && input.confirm_move.is_none() {
