@@ -5,6 +5,8 @@ pub mod events;
 pub mod games;
 pub mod me;
 pub mod middleware;
+pub mod public;
+pub mod reports;
 pub mod reviews;
 pub mod rooms;
 pub mod transfer;
@@ -29,6 +31,8 @@ pub fn router() -> axum::Router<AppState> {
         .merge(transfer::router())
         .merge(reviews::router())
         .merge(games::router())
+        .merge(public::router())
+        .merge(reports::router())
 }
 
 /// Largest request body accepted.
