@@ -5,12 +5,14 @@ import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
 import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
 import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
+import { EN as PUBLIC_EN, FR as PUBLIC_FR } from './texts-public.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
   ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
   ...AWAY_FR, // texts-away.js: players who leave a live game
+  ...PUBLIC_FR, // texts-public.js: public games, phrases, « Masquer », « Signaler »
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -327,6 +329,7 @@ const en = {
   ...PLAY_EN,
   ...REPLAY_EN,
   ...AWAY_EN,
+  ...PUBLIC_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -761,6 +764,7 @@ const FIELD_KEYS = /** @type {Record<string, Key>} */ ({
   rhythm: 'opt_rhythm',
   hints: 'opt_hints',
   away_after: 'opt_away_after',
+  public: 'opt_public',
   level: 'level_label',
   'rules.players': 'opt_players',
   'rules.sets': 'opt_sets',
@@ -874,6 +878,7 @@ export function errorText(e) {
     conflict: 'err_conflict',
     seat_moved: 'err_seat_moved',
     invalid_transfer: 'err_invalid_transfer',
+    unknown_phrase: 'err_unknown_phrase',
   };
   const k = map[e.code];
   if (k) return t(k);
