@@ -70,7 +70,7 @@ export async function textProblems({ NAMES, ALWAYS_MANY, NUMBERS, root }) {
       }
     }
     // A text of a module's table that another table overrides would never be shown.
-    for (const file of ['texts', 'texts-play', 'texts-replay', 'texts-away', 'texts-clock', 'texts-online']) {
+    for (const file of ['texts', 'texts-play', 'texts-replay', 'texts-away', 'texts-clock', 'texts-online', 'texts-public']) {
       const mod = await import(`${root}/js/${file}.js`);
       for (const [lang, sub] of [['fr', mod.FR], ['en', mod.EN]]) {
         const table = i18n.textTable(lang);

@@ -189,7 +189,7 @@ export const api = {
 export class RoomSocket {
   /**
    * @param {string} code
-   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void, onPresence?: (seat: number, online: boolean) => void, deltas: typeof import('./delta.js')}} handlers
+   * @param {{onRoom: (room: RoomView, fresh?: boolean) => void, onStatus: (s: SocketStatus, attempt: number) => void, onError: (err: import('./i18n.js').ErrorLike, id: string|null) => void, onAck?: (id: string, applied: boolean) => void, onPresence?: (seat: number, online: boolean) => void, onPhrase?: (seat: number, phrase: string) => void, deltas: typeof import('./delta.js')}} handlers
    * @param {number} [since] last version seen
    * @param {Action[]} [queue] actions still waiting for their ack
    */
@@ -299,6 +299,9 @@ export class RoomSocket {
         break;
       case 'event':
         if (typeof msg.version === 'number') this.seen(msg.version);
+        break;
+      case 'phrase':
+        if (this.h.onPhrase) this.h.onPhrase(msg.seat, msg.phrase);
         break;
       case 'ack':
         this.dequeue(msg.id);

@@ -28,9 +28,12 @@ import { Clocks } from './clock.js';
  */
 
 export class GameView {
-  /** @param {GameActions} act */
-  constructor(act) {
+  /** @param {GameActions} act @param {import('./phrases.js').Talk|null} [talk] the room's phrases (phrases.js) */
+  constructor(act, talk = null) {
     this.act = act;
+    this.talk = talk;
+    /** The phrase buttons of a seated person (phrases.js). */
+    this.phraseBar = h('div', { class: 'phrase-box' });
     /** @type {RoomView|null} */
     this.room = null;
     this.geoKey = '';
@@ -68,7 +71,7 @@ export class GameView {
       h('div', { class: 'game-main' }, this.title, this.status, this.solo, this.strip, this.clocks.el, this.offer, this.away.el, h('div', { class: 'board-wrap' }, this.boardBox, this.confirmBar), this.replayBox, this.hint),
       h('aside', { class: 'game-side' },
         this.result,
-        h('section', { class: 'card tight players-card' }, h('h2', null, t('players_title')), this.players, this.actions),
+        h('section', { class: 'card tight players-card' }, h('h2', null, t('players_title')), this.players, this.phraseBar, this.actions),
         h('details', { class: 'card tight moves-card', open: window.innerWidth > 800 },
           h('summary', null, t('moves_title')), this.moveList, this.movesFoot)));
     /** A move this client sent and has not yet seen applied: the board stays frozen, the piece shown on arrival. */
@@ -410,6 +413,7 @@ export class GameView {
     const places = currentPlaces(room);
     const kind = kindOf(room.game);
     const resigned = kind.resigned(room);
+    fill(this.phraseBar, this.talk ? this.talk.bar(room) : null);
     fill(this.players, room.seats.map((s) => {
       const turn = g.to_move === s.seat && room.status === 'playing';
       const pl = places[s.seat];
@@ -417,7 +421,8 @@ export class GameView {
         kind.playerMark(s),
         h('span', { class: 'player-name' }, seatName(room, s.seat),
           s.seat === room.you ? h('span', { class: 'tag you' }, t('seat_you')) : null,
-          s.kind === 'human' && s.seat !== room.you ? h('span', { class: `dot ${s.online ? 'on' : 'off'}`, title: t(s.online ? 'seat_online' : 'seat_offline') }) : null),
+          s.kind === 'human' && s.seat !== room.you ? h('span', { class: `dot ${s.online ? 'on' : 'off'}`, title: t(s.online ? 'seat_online' : 'seat_offline') }) : null,
+          this.talk ? this.talk.bubble(s.seat) : null, this.talk ? this.talk.menu(room, s) : null),
         h('span', { class: 'player-info' },
           colorLabel(kind, s),
           pl !== undefined && pl !== null ? h('span', { class: 'place' }, placeText(room, pl)) : null,

@@ -36,6 +36,7 @@ export function showHome(root) {
     h('div', { class: 'games' }, gameCard('cc'), gameCard('draughts')),
     joinCard(),
     onlineSection(),
+    publicLists(),
     myGames(),
     h('section', { class: 'card rules-summary', 'aria-labelledby': 'rules-summary-title' },
       h('h2', { id: 'rules-summary-title' }, t('summary_title')),
@@ -45,6 +46,16 @@ export function showHome(root) {
     facts(),
     rights(),
     h('p', { class: 'center muted' }, h('a', { href: '/avis', 'data-action': 'reviews' }, t('home_reviews'))));
+}
+
+/**
+ * « Jouer en ligne »: the open tables and the games to watch (public.js, loaded after the first
+ * screen: its place is kept and filled when the module arrives).
+ */
+function publicLists() {
+  const slot = h('div', { class: 'public-slot' });
+  import('./public.js').then((m) => { if (slot.isConnected) slot.replaceWith(m.publicSection()); }).catch(() => {});
+  return slot;
 }
 
 /** The three steps of playing with friends (seed 000's copy). */

@@ -7,6 +7,7 @@ import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
 import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
 import { EN as CLOCK_EN, FR as CLOCK_FR } from './texts-clock.js';
 import { EN as ONLINE_EN, FR as ONLINE_FR } from './texts-online.js';
+import { EN as PUBLIC_EN, FR as PUBLIC_FR } from './texts-public.js';
 
 const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
@@ -15,6 +16,7 @@ const fr = {
   ...AWAY_FR, // texts-away.js: players who leave a live game
   ...CLOCK_FR, // texts-clock.js: « Pendule », the clocks of live games
   ...ONLINE_FR, // texts-online.js: « Jouer en ligne », quick pairing
+  ...PUBLIC_FR, // texts-public.js: public games, phrases, « Masquer », « Signaler »
   site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
@@ -333,6 +335,7 @@ const en = {
   ...AWAY_EN,
   ...CLOCK_EN,
   ...ONLINE_EN,
+  ...PUBLIC_EN,
   site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
@@ -774,6 +777,7 @@ const FIELD_KEYS = /** @type {Record<string, Key>} */ ({
   'clock.move_ms': 'opt_clock',
   'clock.reserve_ms': 'opt_clock',
   on_flag: 'opt_on_flag',
+  public: 'opt_public',
   level: 'level_label',
   'rules.players': 'opt_players',
   'rules.sets': 'opt_sets',
@@ -890,6 +894,7 @@ export function errorText(e) {
     unknown_pool: 'err_unknown_pool',
     too_many_seeks: 'err_too_many_seeks',
     not_blockable: 'err_not_blockable',
+    unknown_phrase: 'err_unknown_phrase',
   };
   const k = map[e.code];
   if (k) return t(k);

@@ -14,6 +14,7 @@ import { shareCard } from './share.js';
  *   join: (seat?: number) => void, leave: () => void, start: () => void,
  *   setSettings: (s: import('./api.js').Settings) => void, refuseSetting: (e: {field: string, text: string}) => void,
  *   seatCpu: (seat: number, level: string|null) => void, kick: (seat: number) => void,
+ *   talk?: import('./phrases.js').Talk,
  * }} LobbyActions
  */
 
@@ -31,6 +32,7 @@ export function renderLobby(room, act, settingError = null) {
   const seats = h('div', { class: 'seats card' },
     h('h2', null, t('seats_title')),
     h('ol', { class: 'seat-list' }, room.seats.map((s) => seatRow(room, s, act))),
+    act.talk ? act.talk.bar(room) : null,
     room.you === null && free.length
       ? h('div', { class: 'join-box' },
         h('p', { class: 'muted' }, t('spectator_note')),
@@ -54,7 +56,8 @@ export function renderLobby(room, act, settingError = null) {
     ? ' · ' + t(/** @type {any} */ ('variant_' + room.settings.rules.variant))
     : room.game === 'cc' ? ' · ' + tn('players_hint', room.seats.length) : '';
   const head = h('div', { class: 'lobby-head' },
-    h('h1', null, t(room.game === 'cc' ? 'cc_name' : 'dr_name'), h('span', { class: 'muted lobby-sub' }, variant)));
+    h('h1', null, t(room.game === 'cc' ? 'cc_name' : 'dr_name'), h('span', { class: 'muted lobby-sub' }, variant)),
+    room.settings.public ? h('span', { class: 'tag public-tag', 'data-testid': 'public-tag' }, t('public_badge')) : null);
   // The seats, who is there and « Commencer » first; the invitation one tap below (share.js).
   return h('div', { class: 'lobby' }, head, seats, share, settings);
 }
@@ -93,7 +96,7 @@ function seatRow(room, seat, act) {
   return h('li', { class: `seat seat-${seat.kind}${mine ? ' mine' : ''}`, 'data-seat': seat.seat },
     room.game === 'draughts' ? swatch(seat.seat, { draughts: seat.color || (seat.seat === 0 ? 'white' : 'black') }) : setSwatches(seat),
     h('div', { class: 'seat-main' },
-      h('div', { class: 'seat-name' }, name, ...tags),
+      h('div', { class: 'seat-name' }, name, ...tags, act.talk ? act.talk.bubble(seat.seat) : null, act.talk ? act.talk.menu(room, seat) : null),
       h('div', { class: 'seat-where muted small' }, where)),
     h('div', { class: 'seat-controls' }, controls));
 }

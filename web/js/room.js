@@ -10,6 +10,7 @@ import { askName } from './name.js';
 import { loadSchema } from './settings.js';
 import { claimTransferFromLink } from './away.js';
 import { load as loadSaved, save as saveLocal } from './storage.js';
+import { Talk } from './phrases.js';
 
 /** @typedef {import('./api.js').RoomView} RoomView */
 
@@ -59,7 +60,18 @@ class RoomPage {
     this.retry = undefined;
     /** The last refusal of a setting, shown under its field until the next accepted change. @type {{field: string, text: string}|null} */
     this.settingError = null;
+    /** The preset phrases said in the room, mutes, reports (phrases.js). */
+    this.talk = new Talk(code, (phrase) => this.socket?.sendRaw({ type: 'phrase', id: randomId('p'), phrase }), () => this.redrawPlayers());
+    this.el.append(this.talk.live);
     this.load();
+  }
+
+  /** A phrase came or went, or a player was muted: the players are drawn again. */
+  redrawPlayers() {
+    const room = this.room;
+    if (!room) return;
+    if (room.status === 'lobby') patch(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
+    else this.game?.renderPlayers(room);
   }
 
   async load(attempt = 0) {
@@ -99,6 +111,7 @@ class RoomPage {
       onStatus: (s, n) => this.showStatus(s, n),
       onError: (err, id) => this.onSocketError(err, id),
       onPresence: (seat, online) => this.onPresence(seat, online),
+      onPhrase: (seat, phrase) => this.talk.heard(this.room, seat, phrase),
       deltas,
     }, this.room ? this.room.version : 0, queue);
   }
@@ -129,7 +142,7 @@ class RoomPage {
     }
     if (!this.game || this.gameNo !== room.game_no) {
       const wasLobby = !prev || prev.status === 'lobby' || prev.game_no !== room.game_no;
-      this.game = new GameView(this.gameActions());
+      this.game = new GameView(this.gameActions(), this.talk);
       this.gameNo = room.game_no;
       fill(this.body, this.game.el);
       if (wasLobby) window.scrollTo(0, 0); // a new game: show the board from the top
@@ -175,6 +188,8 @@ class RoomPage {
   /** @param {import('./i18n.js').ErrorLike} err @param {string|null} _id */
   onSocketError(err, _id) {
     if (err.code === 'unknown_room') return this.gone();
+    // A phrase refused (too many at once): said, nothing else to do.
+    if (_id && _id.startsWith('p-')) return toast(errorText(err), 'error');
     toast(errorText(err), 'error');
     this.game?.reset();
     this.reload();
@@ -239,6 +254,7 @@ class RoomPage {
       },
       seatCpu: (seat, level) => this.run(() => api.seat(code, seat, { cpu: level })),
       kick: (seat) => this.run(() => api.seat(code, seat, { kick: true })),
+      talk: this.talk,
     };
   }
 
@@ -281,6 +297,7 @@ class RoomPage {
 
   close() {
     this.closed = true;
+    this.talk.close();
     clearTimeout(this.retry);
     this.socket?.close();
     this.socket = null;

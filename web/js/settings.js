@@ -98,6 +98,8 @@ const DRAUGHTS = [
 const COMMON = [
   { id: 'rhythm', scope: 'top', names: ['rhythm'], type: 'select', label: 'opt_rhythm', help: 'opt_rhythm_help',
     options: () => [{ value: 'live', label: t('rhythm_live') }, { value: 'turn', label: t('rhythm_turn') }] },
+  // « Partie publique » (issue 20): listed on « Jouer en ligne » (public.js).
+  { id: 'public', scope: 'top', names: ['public'], type: 'bool', label: 'opt_public', help: 'opt_public_help' },
   { id: 'show_legal_moves', scope: 'top', names: ['show_legal_moves'], type: 'bool', label: 'opt_show_legal', help: 'opt_show_legal_help' },
   { id: 'rotate_first', scope: 'top', names: ['rotate_first'], type: 'bool', label: 'opt_rotate_first', help: 'opt_rotate_first_help' },
   { id: 'random_first', scope: 'top', names: ['random_first'], type: 'bool', label: 'opt_random_first', help: 'opt_random_first_help' },
@@ -255,8 +257,10 @@ export function defaultsOf(game) {
  * @param {(e: {field: string, text: string}) => void} [onRefused]
  */
 export function settingsForm(game, st, editable, onChange, error = null, onRefused = () => {}) {
-  // The rhythm first: it is the first choice at room creation (live or turn by turn).
-  const opts = [...COMMON.filter((o) => o.id === 'rhythm'), ...(game === 'cc' ? CC : DRAUGHTS), ...COMMON.filter((o) => o.id !== 'rhythm')];
+  // The rhythm first: it is the first choice at room creation (live or turn by turn); then whether
+  // strangers may find the room.
+  const first = ['rhythm', 'public'];
+  const opts = [...COMMON.filter((o) => first.includes(o.id)), ...(game === 'cc' ? CC : DRAUGHTS), ...COMMON.filter((o) => !first.includes(o.id))];
   const defaults = defaultsOf(game);
   const rows = [];
   const known = new Set(['rules:rotate_first_player', 'rules:random_first_player']);

@@ -50,6 +50,7 @@ pub mod event;
 pub mod game;
 pub mod message;
 pub mod names;
+pub mod phrase;
 pub mod position;
 pub mod protocol;
 pub mod record;

@@ -64,6 +64,14 @@ pub enum ServerMessage {
         /// Whether it has an open connection now.
         online: bool,
     },
+    /// A seated person said a preset phrase (crate::phrase; memory only: no version, never
+    /// stored).
+    Phrase {
+        /// Who said it.
+        seat: usize,
+        /// Which phrase.
+        phrase: crate::phrase::Phrase,
+    },
     /// The answer to a client action with an `id`.
     Ack {
         /// The action's id.
@@ -162,6 +170,10 @@ mod tests {
             ServerMessage::Presence {
                 seat: 2,
                 online: true,
+            },
+            ServerMessage::Phrase {
+                seat: 1,
+                phrase: crate::phrase::Phrase::WellPlayed,
             },
             ServerMessage::Ack {
                 id: "m-1".into(),

@@ -46,6 +46,10 @@ pub struct Settings {
     /// fell.
     #[serde(default)]
     pub on_flag: OnFlag,
+    /// « Partie publique »: the room is listed on « Jouer en ligne » (open tables while seats
+    /// are free, games to watch once started); private rooms (the default) are listed nowhere.
+    #[serde(default)]
+    pub public: bool,
 }
 
 fn default_away_after() -> u64 {
@@ -140,6 +144,7 @@ pub const COMMON: &[Field] = &[
     ),
     field("clock", Accepts::Clock),
     field("on_flag", Accepts::Words(&["cpu", "last"])),
+    field("public", Accepts::Bool),
 ];
 
 /// The fields of Chinese checkers' `rules` (the serde form of `chinese_checkers::Rules`; a test
@@ -301,6 +306,7 @@ pub struct SettingsInput {
     pub away_after: Option<u64>,
     pub clock: Option<ClockSettings>,
     pub on_flag: Option<OnFlag>,
+    pub public: Option<bool>,
 }
 
 impl SettingsInput {
@@ -338,6 +344,7 @@ impl Settings {
             away_after: DEFAULT_AWAY_AFTER,
             clock: ClockSettings::None,
             on_flag: OnFlag::Cpu,
+            public: false,
         };
         defaults.with(kind, input)
     }
@@ -352,6 +359,7 @@ impl Settings {
         s.rotate_first = input.rotate_first.unwrap_or(s.rotate_first);
         s.random_first = input.random_first.unwrap_or(s.random_first);
         s.hints = input.hints.unwrap_or(s.hints);
+        s.public = input.public.unwrap_or(s.public);
         if let Some(rhythm) = input.rhythm {
             // « Confirmer le coup » is on by default for turn-by-turn games.
             if rhythm != s.rhythm && input.confirm_move.is_none() {

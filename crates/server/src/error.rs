@@ -44,6 +44,9 @@ pub enum AppError {
     /// A field of a review, request or push subscription is not acceptable; the message says which.
     #[error("{0}")]
     Invalid(String),
+    /// A `phrase` message names none of the preset phrases (dames_room::phrase).
+    #[error("no preset phrase has this id")]
+    UnknownPhrase,
     /// A review needs a finished game of that kind played in this browser.
     #[error("you can review a game after having played one to the end in this browser")]
     NotPlayed,
@@ -102,6 +105,7 @@ impl AppError {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Invalid(_) => "invalid_input",
+            Self::UnknownPhrase => "unknown_phrase",
             Self::NotPlayed => "not_played",
             Self::InvalidPosition(_) => "invalid_position",
             Self::CrossSite => "cross_site",
@@ -124,7 +128,9 @@ impl AppError {
             Self::Room(e) => {
                 StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
             }
-            Self::Invalid(_) | Self::InvalidPosition(_) => StatusCode::BAD_REQUEST,
+            Self::Invalid(_) | Self::InvalidPosition(_) | Self::UnknownPhrase => {
+                StatusCode::BAD_REQUEST
+            }
             Self::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnknownRoom | Self::UnknownGame | Self::NotFound => StatusCode::NOT_FOUND,
             Self::SeatMoved => StatusCode::FORBIDDEN,

@@ -10,6 +10,7 @@ use axum::http::{header, HeaderMap};
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
+use crate::live::public::PublicLists;
 use crate::live::streams::Streams;
 use crate::live::Rooms;
 use crate::net::limits::WebSockets;
@@ -55,6 +56,10 @@ pub struct AppState {
     pub streams: Arc<Streams>,
     /// The other nodes, through Redis (`--redis`); `None`: this node is alone.
     pub cluster: Option<Arc<Cluster>>,
+    /// The open tables and games to watch, and their feed (crate::http::public).
+    pub public: Arc<PublicLists>,
+    /// Open feeds of the public lists per client address (crate::http::public).
+    pub public_feeds: Arc<crate::net::limits::Counter>,
     /// The key signing the browsers' ids in their cookie (`dames_room::token::signed_client_id`).
     pub client_key: Arc<str>,
     /// Quick pairing (crate::pools).
@@ -118,10 +123,13 @@ impl AppState {
                 }
             },
         ));
+        let public = PublicLists::start(&rooms, cluster.clone());
         let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
         let client_key = server_key(&store, CLIENT_KEY).await?.into();
         Ok(Self {
             pools,
+            public,
+            public_feeds: Arc::default(),
             cluster,
             client_key,
             streams,

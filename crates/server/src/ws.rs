@@ -78,6 +78,7 @@ async fn upgrade(
         cell,
         token,
         seat: None,
+        watching: None,
         you: None,
         sent: 0,
         _slot: slot,
@@ -103,6 +104,9 @@ struct Session {
     token: Option<String>,
     /// The seat counted online for this connection.
     seat: Option<usize>,
+    /// The room's code while this connection is counted as a spectator of it (it speaks for no
+    /// seat: crate::live::public).
+    watching: Option<String>,
     /// The seat this connection speaks for (its token's), as of the last state sent.
     you: Option<usize>,
     /// Last version sent.
@@ -149,6 +153,11 @@ enum ClientMessage {
         #[serde(default)]
         level: Option<String>,
     },
+    /// A preset phrase (dames_room::phrase), said by a seated person to the room.
+    Phrase {
+        id: Option<String>,
+        phrase: String,
+    },
     Ping {
         #[serde(rename = "id")]
         _id: Option<String>,
@@ -168,7 +177,8 @@ impl ClientMessage {
             | Self::Resign { id }
             | Self::Draw { id, .. }
             | Self::Rematch { id, .. }
-            | Self::Away { id, .. } => id.as_deref(),
+            | Self::Away { id, .. }
+            | Self::Phrase { id, .. } => id.as_deref(),
             Self::Ping { .. } | Self::Sync { .. } => None,
         }
     }
@@ -192,6 +202,7 @@ pub async fn answer_detached(
         cell: state.rooms.get(code).await?,
         token,
         seat: None,
+        watching: None,
         you: None,
         sent: 0,
         _slot: state.websockets.open(ip)?,
@@ -282,6 +293,9 @@ impl Session {
             .await;
         let (code, version, state) = {
             let room = self.cell.room.lock().await;
+            if self.seat.is_none() {
+                self.watching = Some(room.code.clone());
+            }
             self.you = self.you(&room);
             (
                 room.code.clone(),
@@ -300,11 +314,17 @@ impl Session {
                 send(socket, text(&msg)).await?;
             }
         }
+        if let Some(code) = &self.watching {
+            self.state.public.spectator(&self.cell, code, 1);
+        }
         self.sent = version;
         send(socket, text(&state)).await
     }
 
     async fn disconnect(&mut self) {
+        if let Some(code) = self.watching.take() {
+            self.state.public.spectator(&self.cell, &code, -1);
+        }
         if let Some(seat) = self.seat.take() {
             self.state
                 .rooms
@@ -325,7 +345,9 @@ impl Session {
                 let _ = send(socket, Message::Close(None)).await;
                 Err(())
             }
-            Ok(Update::Presence { wire, .. }) => send(socket, Message::Text(wire.clone())).await,
+            Ok(Update::Presence { wire, .. } | Update::Phrase { wire }) => {
+                send(socket, Message::Text(wire.clone())).await
+            }
             Ok(Update::Change { events, room, wire }) => {
                 self.on_change(socket, events, room, wire).await
             }
@@ -528,6 +550,7 @@ impl Session {
                     .await,
                 )
             }
+            ClientMessage::Phrase { id, phrase } => (id, self.say(&phrase).await),
             ClientMessage::Ping { .. } => return Some(ServerMessage::Pong),
             ClientMessage::Sync { .. } => return None,
         };
@@ -536,6 +559,20 @@ impl Session {
             (Ok(_), None) => None,
             (Err(err), id) => Some(ServerMessage::error(id.as_deref(), &err.to_json())),
         }
+    }
+
+    /// Says a preset phrase for this connection's seat.
+    async fn say(&self, phrase: &str) -> Result<bool, AppError> {
+        let phrase = phrase
+            .parse::<dames_room::phrase::Phrase>()
+            .map_err(|_| AppError::UnknownPhrase)?;
+        let (code, seat) = {
+            let room = self.cell.room.lock().await;
+            (room.code.clone(), self.you(&room))
+        };
+        let seat = seat.ok_or(AppError::Room(RoomError::NotSeated))?;
+        self.state.rooms.say(&self.cell, &code, seat, phrase)?;
+        Ok(true)
     }
 
     async fn with_seat(
@@ -749,6 +786,7 @@ mod tests {
             cell: cell.clone(),
             token: token.map(str::to_owned),
             seat: None,
+            watching: None,
             you: None,
             sent: 0,
             _slot: state.websockets.open(ip).unwrap(),

@@ -503,6 +503,90 @@ pub(super) fn feedback_is_listed_newest_first_and_deleted_by_its_author(store: &
     assert!(store.feedback(10).unwrap().is_empty());
 }
 
+pub(super) fn reports_are_counted_for_their_author_and_never_listed(store: &dyn Store) {
+    let report = FeedbackRow {
+        kind: "report".into(),
+        game: None,
+        stars: None,
+        body: "room ABCDEF, seat 1: rude_name".into(),
+        ..review("c1", 30)
+    };
+    let r = store.add_feedback(&report).unwrap();
+    let a = store.add_feedback(&review("c1", 40)).unwrap();
+    // The public list leaves the reports out; the operator finds them by kind.
+    let ids: Vec<i64> = store.feedback(10).unwrap().iter().map(|f| f.id).collect();
+    assert_eq!(ids, vec![a]);
+    assert_ne!(r, a);
+    assert_eq!(store.count_feedback("c1", "report", 29).unwrap(), 1);
+    assert_eq!(store.count_feedback("c1", "report", 30).unwrap(), 0);
+    assert_eq!(store.count_feedback("c2", "report", 0).unwrap(), 0);
+    assert_eq!(store.count_feedback("c1", "review", 0).unwrap(), 1);
+}
+
+/// A room of `status` whose settings say `public`, with these seat kinds.
+fn public_room(store: &dyn Store, code: &str, status: &str, public: bool, kinds: &[&str], at: i64) {
+    let mut r = room(code, status, at);
+    r.settings = format!(r#"{{"hints":true,"public":{public}}}"#);
+    let seats = kinds
+        .iter()
+        .enumerate()
+        .map(|(n, kind)| SeatRow {
+            kind: (*kind).into(),
+            name: (*kind == "human").then(|| format!("P{n}")),
+            level: (*kind == "cpu").then(|| "normal".into()),
+            client: (*kind == "human").then(|| format!("client-{n}")),
+            ..seat(n as i64, "")
+        })
+        .collect();
+    create(store, &r, seats);
+}
+
+pub(super) fn public_rooms_lists_only_public_rooms_of_a_status(store: &dyn Store) {
+    public_room(store, "PUBAAA", "lobby", true, &["human", "empty"], 100);
+    public_room(store, "PUBBBB", "lobby", true, &["human", "cpu"], 110); // full: not open
+    public_room(store, "PRIVAA", "lobby", false, &["human", "empty"], 120);
+    public_room(store, "PUBCCC", "playing", true, &["human", "human"], 130);
+    public_room(
+        store,
+        "PUBDDD",
+        "lobby",
+        true,
+        &["human", "empty", "empty"],
+        140,
+    );
+    public_room(store, "PUBOLD", "lobby", true, &["human", "empty"], 5);
+    store.commit(&a_move("PUBCCC", 2, None)).unwrap();
+    let codes =
+        |rows: &[crate::PublicRoom]| rows.iter().map(|r| r.code.clone()).collect::<Vec<_>>();
+    let open = store.public_rooms("lobby", 50, 10).unwrap();
+    assert_eq!(codes(&open), vec!["PUBDDD", "PUBAAA"]);
+    assert_eq!(
+        open[1].seats,
+        vec![
+            crate::PublicSeat {
+                seat: 0,
+                kind: "human".into(),
+                name: Some("P0".into()),
+                level: None
+            },
+            crate::PublicSeat {
+                seat: 1,
+                kind: "empty".into(),
+                name: None,
+                level: None
+            },
+        ]
+    );
+    assert_eq!(
+        codes(&store.public_rooms("lobby", 50, 1).unwrap()),
+        vec!["PUBDDD"]
+    );
+    let playing = store.public_rooms("playing", 0, 10).unwrap();
+    assert_eq!(codes(&playing), vec!["PUBCCC"]);
+    assert_eq!((playing[0].moves, playing[0].game_no), (1, 1));
+    assert!(store.public_rooms("finished", 0, 10).unwrap().is_empty());
+}
+
 pub(super) fn who_played_a_game_is_known_from_the_commit_that_finished_it(store: &dyn Store) {
     assert!(!store.has_played("c", "cc").unwrap());
     // A room in play does not count; the commit that finishes it writes the `played` rows.
@@ -652,6 +736,8 @@ macro_rules! conformance {
                 a_game_row_keeps_its_start_and_old_games_go_with_retention,
                 games_are_paged_newest_first_and_a_room_keeps_a_bounded_number,
                 feedback_is_listed_newest_first_and_deleted_by_its_author,
+                reports_are_counted_for_their_author_and_never_listed,
+                public_rooms_lists_only_public_rooms_of_a_status,
                 who_played_a_game_is_known_from_the_commit_that_finished_it,
                 push_subscriptions_are_one_per_seat,
                 the_first_server_key_is_kept,

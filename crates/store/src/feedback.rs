@@ -6,7 +6,7 @@ use crate::error::StoreError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeedbackRow {
     pub id: i64,
-    /// `review`, `request`, `problem` or `rule`.
+    /// `review`, `request`, `problem`, `rule`, or `report` (« Signaler »: for the operator only).
     pub kind: String,
     pub game: Option<String>,
     pub stars: Option<i64>,
@@ -26,8 +26,11 @@ pub trait FeedbackStore: Send + Sync + 'static {
     fn has_played(&self, client: &str, game: &str) -> Result<bool, StoreError>;
     /// Adds a review or request (its id and status are the store's: `new`); returns its id.
     fn add_feedback(&self, row: &FeedbackRow) -> Result<i64, StoreError>;
-    /// The newest reviews and requests, at most `limit`.
+    /// The newest reviews and requests, at most `limit` (never the reports: those are for the
+    /// operator only).
     fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError>;
+    /// How many entries of `kind` `client` wrote after `since` (the limits per browser).
+    fn count_feedback(&self, client: &str, kind: &str, since: i64) -> Result<usize, StoreError>;
     /// Deletes an entry written by `client`; returns whether one was deleted.
     fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError>;
     /// Sets the status of an entry; returns whether it exists.

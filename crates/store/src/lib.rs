@@ -51,7 +51,8 @@ pub use sqlite::SqliteStore;
 pub use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
 pub use error::StoreError;
 pub use rooms::{
-    ClientRoom, Commit, Cutoffs, Due, PlayedRow, RoomStore, RoomWrite, GAMES_KEPT_PER_ROOM,
+    ClientRoom, Commit, Cutoffs, Due, PlayedRow, PublicRoom, PublicSeat, RoomStore, RoomWrite,
+    GAMES_KEPT_PER_ROOM,
 };
 
 /// Opens the store of a configuration: PostgreSQL at `database` if set (its migrations applied),

@@ -12,7 +12,9 @@ use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
 use crate::pairing::{LeaveRow, PairingStore};
 use crate::push::{PushStore, PushSub};
-use crate::rooms::{ClientRoom, Commit, Cutoffs, Due, RoomStore, RoomWrite};
+use crate::rooms::{
+    ClientRoom, Commit, Cutoffs, Due, PublicRoom, PublicSeat, RoomStore, RoomWrite,
+};
 use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, SeatRow, StoredRoom};
 
 #[derive(Clone, Debug)]
@@ -199,6 +201,54 @@ impl RoomStore for MemoryStore {
             .collect())
     }
 
+    fn public_rooms(
+        &self,
+        status: &str,
+        active_since: i64,
+        limit: usize,
+    ) -> Result<Vec<PublicRoom>, StoreError> {
+        let mem = self.mem();
+        let public = |r: &MemRoom| {
+            serde_json::from_str::<serde_json::Value>(&r.row.settings)
+                .is_ok_and(|v| v["public"] == serde_json::Value::Bool(true))
+        };
+        let mut rooms: Vec<PublicRoom> = mem
+            .rooms
+            .values()
+            .filter(|r| r.row.state.status == status && r.row.state.active_at >= active_since)
+            .filter(|r| status != "lobby" || r.seats.iter().any(|s| s.kind == "empty"))
+            .filter(|r| public(r))
+            .map(|r| PublicRoom {
+                code: r.row.code.clone(),
+                game: r.row.game.clone(),
+                settings: r.row.settings.clone(),
+                status: r.row.state.status.clone(),
+                game_no: r.row.state.game_no,
+                created_at: r.row.created_at,
+                active_at: r.row.state.active_at,
+                last_move_at: r.row.state.last_move_at,
+                seats: r
+                    .seats
+                    .iter()
+                    .map(|s| PublicSeat {
+                        seat: s.seat,
+                        kind: s.kind.clone(),
+                        name: s.name.clone(),
+                        level: s.level.clone(),
+                    })
+                    .collect(),
+                moves: r
+                    .actions
+                    .values()
+                    .filter(|a| a.game_no == r.row.state.game_no && a.kind == "move")
+                    .count() as i64,
+            })
+            .collect();
+        rooms.sort_by(|a, b| b.active_at.cmp(&a.active_at).then(a.code.cmp(&b.code)));
+        rooms.truncate(limit);
+        Ok(rooms)
+    }
+
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .mem()
@@ -365,9 +415,19 @@ impl FeedbackStore for MemoryStore {
 
     fn feedback(&self, limit: i64) -> Result<Vec<FeedbackRow>, StoreError> {
         let mut rows = self.mem().feedback.clone();
+        rows.retain(|r| r.kind != "report");
         rows.sort_by_key(|r| std::cmp::Reverse((r.created_at, r.id)));
         rows.truncate(usize::try_from(limit).unwrap_or(0));
         Ok(rows)
+    }
+
+    fn count_feedback(&self, client: &str, kind: &str, since: i64) -> Result<usize, StoreError> {
+        Ok(self
+            .mem()
+            .feedback
+            .iter()
+            .filter(|r| r.client == client && r.kind == kind && r.created_at > since)
+            .count())
     }
 
     fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {

@@ -103,6 +103,37 @@ pub struct ClientRoom {
     pub active_at: i64,
 }
 
+/// A seat of a public room as the public lists show it: who sits there, never their token or
+/// browser (`RoomStore::public_rooms`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublicSeat {
+    pub seat: i64,
+    /// `empty`, `human` or `cpu`.
+    pub kind: String,
+    pub name: Option<String>,
+    /// CPU level.
+    pub level: Option<String>,
+}
+
+/// A public room (settings `"public": true`) as the public lists show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublicRoom {
+    pub code: String,
+    pub game: String,
+    /// JSON `Settings`.
+    pub settings: String,
+    /// `lobby` or `playing`.
+    pub status: String,
+    pub game_no: i64,
+    pub created_at: i64,
+    pub active_at: i64,
+    pub last_move_at: Option<i64>,
+    /// Its seats, in order.
+    pub seats: Vec<PublicSeat>,
+    /// Moves played in the current game.
+    pub moves: i64,
+}
+
 /// How many games a room keeps: when a game row is written, the games numbered
 /// [`GAMES_KEPT_PER_ROOM`] or more below it go, with their logs (oldest first out), so that a
 /// room's archive is bounded however long it is played in (docs/storage.md).
@@ -159,4 +190,13 @@ pub trait RoomStore: Send + Sync + 'static {
     fn delete_old_games(&self, finished_before: i64) -> Result<usize, StoreError>;
     /// Whether the database answers a query now (`/ready`).
     fn ping(&self) -> Result<(), StoreError>;
+    /// The public rooms in `status` (`lobby` or `playing`) changed since `active_since`, the
+    /// most recently changed first, at most `limit`; in the lobby only those with a free seat
+    /// (the open tables; docs/protocol.md "Public lists").
+    fn public_rooms(
+        &self,
+        status: &str,
+        active_since: i64,
+        limit: usize,
+    ) -> Result<Vec<PublicRoom>, StoreError>;
 }

@@ -241,6 +241,28 @@ async fn download(
     Ok((headers, text).into_response())
 }
 
+/// The current (or last) game of the room as the text of its file (PDN for draughts, the text
+/// format of docs/notation.md for Chinese checkers); `None` before the first game.
+///
+/// # Errors
+/// If the game's log cannot be read or rebuilt.
+pub async fn current_record_text(
+    state: &AppState,
+    cell: &RoomCell,
+    site: &str,
+) -> Result<Option<String>, AppError> {
+    let (record, game) = match record_of(state, cell, Which::Current).await {
+        Ok(found) => found,
+        Err(AppError::Room(RoomError::WrongState(_))) => return Ok(None),
+        Err(err) => return Err(err),
+    };
+    let now = now_ms();
+    Ok(match record.game {
+        GameKind::Draughts => record::pdn(&record, &game, site, now),
+        GameKind::Cc => record::cc_text(&record, site, now),
+    })
+}
+
 /// `{"text": "<PDN or FEN>", "variant"?: "international"|"brazilian"|"canadian"}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -6,6 +6,8 @@ pub mod games;
 pub mod me;
 pub mod middleware;
 pub mod pools;
+pub mod public;
+pub mod reports;
 pub mod reviews;
 pub mod rooms;
 pub mod transfer;
@@ -31,6 +33,8 @@ pub fn router() -> axum::Router<AppState> {
         .merge(reviews::router())
         .merge(games::router())
         .merge(pools::router())
+        .merge(public::router())
+        .merge(reports::router())
 }
 
 /// Largest request body accepted.

@@ -50,6 +50,9 @@ pub(super) struct Note<'a> {
     /// A seat's presence on that node flipped (`presence_cluster`; `version` unused).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(super) presence: bool,
+    /// A seat said a preset phrase (`phrases`; `version` unused): its connections here hear it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) phrase: Option<(usize, dames_room::phrase::Phrase)>,
     /// What the change wrote, when it changed only what play changes (not a new room, nor its
     /// settings: those reload, in the lobby, where a room is small).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -137,6 +140,7 @@ impl Rooms {
             node: cluster.node().to_owned(),
             deleted: false,
             presence: false,
+            phrase: None,
             delta,
         };
         serde_json::to_string(&note).ok()
@@ -153,6 +157,7 @@ impl Rooms {
             node: cluster.node().to_owned(),
             deleted: true,
             presence: false,
+            phrase: None,
             delta: None,
         };
         if let Ok(payload) = serde_json::to_string(&note) {
@@ -320,7 +325,9 @@ impl Rooms {
             let Some(cell) = self.cells().get(&note.code).cloned() else {
                 continue;
             };
-            if note.presence {
+            if let Some((seat, phrase)) = note.phrase {
+                super::phrases::broadcast_phrase(&cell, seat, phrase);
+            } else if note.presence {
                 tokio::spawn(self.clone().recompute_presence(cell, note.code));
             } else if note.deleted {
                 self.forget(&note.code, &cell).await;

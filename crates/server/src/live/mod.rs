@@ -15,8 +15,10 @@ pub mod publish;
 pub mod scheduler;
 pub mod streams;
 
+mod phrases;
 mod presence;
 mod presence_cluster;
+pub mod public;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -66,6 +68,11 @@ pub enum Update {
         /// The `presence` message, serialised once for every connection.
         wire: Utf8Bytes,
     },
+    /// A seated person said a preset phrase (memory only, like presence: [`Rooms::say`]).
+    Phrase {
+        /// The `phrase` message, serialised once for every connection.
+        wire: Utf8Bytes,
+    },
     /// The room was deleted (retention).
     Deleted,
 }
@@ -86,6 +93,11 @@ pub struct RoomCell {
     presence_out: Mutex<HashMap<usize, presence::PresenceOut>>,
     /// The timer of the running clock, if any (`clock`).
     clock: Mutex<Option<clock::ClockTimer>>,
+    /// Open WebSockets of this room that speak for no seat, on this node (the spectators the
+    /// public lists count, `public`).
+    pub(crate) spectators: std::sync::atomic::AtomicU32,
+    /// The phrases each seat said lately, on this node (`phrases`).
+    phrases: Mutex<HashMap<usize, dames_room::phrase::Budget>>,
 }
 
 impl RoomCell {
@@ -99,6 +111,8 @@ impl RoomCell {
             used_at: AtomicI64::new(now_ms()),
             presence_out: Mutex::new(HashMap::new()),
             clock: Mutex::new(None),
+            spectators: std::sync::atomic::AtomicU32::new(0),
+            phrases: Mutex::new(HashMap::new()),
         })
     }
 
@@ -271,9 +285,19 @@ impl Rooms {
         self.writer.idle().await;
     }
 
+    /// Whether [`Rooms::close`] was called (the server shuts down).
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
     /// The store of the rooms.
     pub fn store(&self) -> &Arc<dyn RoomStore> {
         &self.store
+    }
+
+    /// The room with this code if it is held in memory here (never loads it).
+    pub(crate) fn held(&self, code: &str) -> Option<Arc<RoomCell>> {
+        self.cells().get(code).cloned()
     }
 
     fn cells(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<RoomCell>>> {

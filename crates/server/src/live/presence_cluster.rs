@@ -37,6 +37,7 @@ fn presence_note(cluster: &Cluster, code: &str) -> Option<String> {
         node: cluster.node().to_owned(),
         deleted: false,
         presence: true,
+        phrase: None,
         delta: None,
     };
     serde_json::to_string(&note).ok()

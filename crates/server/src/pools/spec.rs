@@ -5,7 +5,6 @@
 use serde_json::{json, Value};
 
 use dames_room::game::GameKind;
-use dames_room::settings::COMMON;
 
 /// Live (with a clock) or turn by turn with notifications (RULES.md part 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +118,7 @@ impl PoolSpec {
     }
 
     /// The settings (a `SettingsInput` JSON object) of the rooms this pool makes: the rules of
-    /// its game, its pace, and the fields of the other issue-20 work (see the body).
+    /// its game, its pace, public, and a clock when live.
     pub fn settings_json(&self) -> Value {
         let rules = match self.game {
             Game::Cc {
@@ -137,14 +136,10 @@ impl PoolSpec {
             Pace::Live => "live",
             Pace::Turn => "turn",
         };
-        let mut settings = json!({"rules": rules, "rhythm": rhythm});
-        // Fields added by the clock/public work (issue 20): a pool's room is public, and a
-        // live one has a clock. Each is set once the settings table knows the field, so this
-        // one function is the only place to look when the branches meet.
-        if knows("public") {
-            settings["public"] = json!(true);
-        }
-        if knows("clock") && self.pace == Pace::Live {
+        // A pool's room is public (« Jouer en ligne » lists it among the games to watch), and
+        // a live one has a clock (docs/protocol.md "Pools").
+        let mut settings = json!({"rules": rules, "rhythm": rhythm, "public": true});
+        if self.pace == Pace::Live {
             settings["clock"] = match self.game {
                 Game::Draughts { .. } => json!({
                     "kind": "fischer",
@@ -162,11 +157,6 @@ impl PoolSpec {
     }
 }
 
-/// Whether the room settings have a field `name`.
-fn knows(name: &str) -> bool {
-    COMMON.iter().any(|f| f.name == name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,6 +170,9 @@ mod tests {
             assert_eq!(seats, pool.players(), "{}", pool.id);
             let live = settings.rhythm == dames_room::settings::Rhythm::Live;
             assert_eq!(live, pool.pace == Pace::Live, "{}", pool.id);
+            assert!(settings.public, "{}: a pool's room is listed", pool.id);
+            let clocked = settings.clock != dames_room::clock::ClockSettings::None;
+            assert_eq!(clocked, live, "{}: live pools have a clock", pool.id);
         }
     }
 

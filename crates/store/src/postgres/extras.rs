@@ -66,10 +66,19 @@ impl FeedbackStore for PostgresStore {
         let mut pooled = self.get()?;
         let rows = pooled.conn().client.query(
             "SELECT id, kind, game, stars, body, name, status, client, created_at FROM feedback
-             ORDER BY created_at DESC, id DESC LIMIT $1",
+             WHERE kind <> 'report' ORDER BY created_at DESC, id DESC LIMIT $1",
             &[&limit.max(0)],
         )?;
         Ok(rows.iter().map(feedback_from_row).collect())
+    }
+
+    fn count_feedback(&self, client: &str, kind: &str, since: i64) -> Result<usize, StoreError> {
+        let mut pooled = self.get()?;
+        let row = pooled.conn().client.query_one(
+            "SELECT count(*) FROM feedback WHERE client = $1 AND kind = $2 AND created_at > $3",
+            &[&client, &kind, &since],
+        )?;
+        Ok(usize::try_from(row.get::<_, i64>(0)).unwrap_or(0))
     }
 
     fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {

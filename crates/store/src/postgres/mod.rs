@@ -18,7 +18,9 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use postgres::{Client, IsolationLevel, NoTls, Row, Statement, Transaction};
 
 use crate::error::StoreError;
-use crate::rooms::{ClientRoom, Commit, Cutoffs, Due, RoomStore, RoomWrite};
+use crate::rooms::{
+    ClientRoom, Commit, Cutoffs, Due, PublicRoom, PublicSeat, RoomStore, RoomWrite,
+};
 use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
 
 pub use scratch::ScratchDatabase;
@@ -30,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0003_cpu_by.sql"),
     include_str!("../../migrations/postgres/0004_clock.sql"),
     include_str!("../../migrations/postgres/0005_pairing.sql"),
+    include_str!("../../migrations/postgres/0006_public.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.
@@ -608,6 +611,62 @@ impl RoomStore for PostgresStore {
             &[&codes],
         )?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn public_rooms(
+        &self,
+        status: &str,
+        active_since: i64,
+        limit: usize,
+    ) -> Result<Vec<PublicRoom>, StoreError> {
+        let mut pooled = self.get()?;
+        let client = &mut pooled.conn().client;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = client.query(
+            "SELECT r.code, r.game, r.settings, r.status, r.game_no::BIGINT,
+                    r.created_at::BIGINT, r.active_at::BIGINT, r.last_move_at::BIGINT,
+                    (SELECT count(*) FROM actions a
+                     WHERE a.code = r.code AND a.game_no = r.game_no AND a.kind = 'move')::BIGINT
+             FROM rooms r
+             WHERE r.public AND r.status = $1 AND r.active_at >= $2
+               AND ($1 <> 'lobby'
+                    OR EXISTS (SELECT 1 FROM seats s WHERE s.code = r.code AND s.kind = 'empty'))
+             ORDER BY r.active_at DESC, r.code LIMIT $3",
+            &[&status, &active_since, &limit],
+        )?;
+        let mut rooms: Vec<PublicRoom> = rows
+            .iter()
+            .map(|r| PublicRoom {
+                code: r.get(0),
+                game: r.get(1),
+                settings: r.get(2),
+                status: r.get(3),
+                game_no: r.get(4),
+                created_at: r.get(5),
+                active_at: r.get(6),
+                last_move_at: r.get(7),
+                moves: r.get(8),
+                seats: Vec::new(),
+            })
+            .collect();
+        let codes: Vec<String> = rooms.iter().map(|r| r.code.clone()).collect();
+        let seats = client.query(
+            "SELECT code, seat::BIGINT, kind, name, level FROM seats
+             WHERE code = ANY($1) ORDER BY code, seat",
+            &[&codes],
+        )?;
+        for row in &seats {
+            let code: String = row.get(0);
+            if let Some(room) = rooms.iter_mut().find(|r| r.code == code) {
+                room.seats.push(PublicSeat {
+                    seat: row.get(1),
+                    kind: row.get(2),
+                    name: row.get(3),
+                    level: row.get(4),
+                });
+            }
+        }
+        Ok(rooms)
     }
 
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {

@@ -62,12 +62,21 @@ impl FeedbackStore for SqliteStore {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT id, kind, game, stars, body, name, status, client, created_at FROM feedback
-             ORDER BY created_at DESC, id DESC LIMIT ?1",
+             WHERE kind <> 'report' ORDER BY created_at DESC, id DESC LIMIT ?1",
         )?;
         let rows = stmt
             .query_map([limit], feedback_from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
+    }
+
+    fn count_feedback(&self, client: &str, kind: &str, since: i64) -> Result<usize, StoreError> {
+        let n: i64 = self.reader().query_row(
+            "SELECT count(*) FROM feedback WHERE client = ?1 AND kind = ?2 AND created_at > ?3",
+            rusqlite::params![client, kind, since],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     fn delete_feedback(&self, id: i64, client: &str) -> Result<bool, StoreError> {

@@ -15,7 +15,9 @@ pub mod backup;
 mod extras;
 
 use crate::error::StoreError;
-use crate::rooms::{ClientRoom, Commit, Cutoffs, Due, RoomStore, RoomWrite};
+use crate::rooms::{
+    ClientRoom, Commit, Cutoffs, Due, PublicRoom, PublicSeat, RoomStore, RoomWrite,
+};
 use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
 
 /// The migrations, in order; `user_version` is the number applied.
@@ -29,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0007_cpu_by.sql"),
     include_str!("../../migrations/0008_clock.sql"),
     include_str!("../../migrations/0009_pairing.sql"),
+    include_str!("../../migrations/0010_public.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -439,6 +442,59 @@ impl RoomStore for SqliteStore {
             }
         }
         Ok(found)
+    }
+
+    fn public_rooms(
+        &self,
+        status: &str,
+        active_since: i64,
+        limit: usize,
+    ) -> Result<Vec<PublicRoom>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT r.code, r.game, r.settings, r.status, r.game_no, r.created_at, r.active_at,
+                    r.last_move_at,
+                    (SELECT count(*) FROM actions a
+                     WHERE a.code = r.code AND a.game_no = r.game_no AND a.kind = 'move')
+             FROM rooms r
+             WHERE r.public = 1 AND r.status = ?1 AND r.active_at >= ?2
+               AND (?1 <> 'lobby'
+                    OR EXISTS (SELECT 1 FROM seats s WHERE s.code = r.code AND s.kind = 'empty'))
+             ORDER BY r.active_at DESC, r.code LIMIT ?3",
+        )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rooms = stmt
+            .query_map(params![status, active_since, limit], |r| {
+                Ok(PublicRoom {
+                    code: r.get(0)?,
+                    game: r.get(1)?,
+                    settings: r.get(2)?,
+                    status: r.get(3)?,
+                    game_no: r.get(4)?,
+                    created_at: r.get(5)?,
+                    active_at: r.get(6)?,
+                    last_move_at: r.get(7)?,
+                    moves: r.get(8)?,
+                    seats: Vec::new(),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut seats = conn.prepare_cached(
+            "SELECT seat, kind, name, level FROM seats WHERE code = ?1 ORDER BY seat",
+        )?;
+        for room in &mut rooms {
+            room.seats = seats
+                .query_map([&room.code], |r| {
+                    Ok(PublicSeat {
+                        seat: r.get(0)?,
+                        kind: r.get(1)?,
+                        name: r.get(2)?,
+                        level: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+        }
+        Ok(rooms)
     }
 
     fn live_codes(&self) -> Result<Vec<String>, StoreError> {
