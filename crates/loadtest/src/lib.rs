@@ -4,7 +4,7 @@
 //!
 //! It talks to the server as browsers do — HTTP to create, join and start rooms, one WebSocket
 //! per seat (docs/protocol.md) — from this machine only (loopback addresses are the only
-//! targets). Four runs, each a module with a `Config`, an async `run` and a `Report` (printable,
+//! targets). Five runs, each a module with a `Config`, an async `run` and a `Report` (printable,
 //! and serialisable to JSON):
 //! - [`connections`]: N WebSockets held T seconds; how many opened and stayed alive, and the
 //!   server's resident memory per socket.
@@ -15,6 +15,9 @@
 //! - [`crash`]: play, `kill -9` the server at random moments, restart it on the same database,
 //!   check that every acknowledged move is there and that resent moves apply at most once; a
 //!   self-test deletes a committed move while the server is down and must be caught.
+//! - [`faults`]: play while Redis or PostgreSQL is restarted, a node is cut off from Redis, or
+//!   the database's disk is full (services the run starts itself: [`infra`]); nothing
+//!   acknowledged lost or doubled, and play resumes by itself when the fault ends.
 //!
 //! Every loop is bounded in count and time; a run either returns a report or an [`Error`] saying
 //! why it could not measure. The `dames loadtest …` subcommand is the command-line front; the
@@ -48,6 +51,8 @@ pub mod connections;
 pub mod crash;
 mod db;
 mod error;
+pub mod faults;
+pub mod infra;
 pub mod play;
 mod player;
 pub mod protocol;
@@ -90,7 +95,8 @@ run_report!(
     connections::Report,
     play::Report,
     reconnect::Report,
-    crash::Report
+    crash::Report,
+    faults::Report
 );
 
 pub use api::GameKind;
