@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use dames_loadtest::{
-    connections, crash, pair, play, reconnect, GameKind, RunReport, Spread, Target,
+    connections, crash, faults, pair, play, reconnect, GameKind, RunReport, Spread, Target,
 };
 
 use crate::serve::parse_duration;
@@ -122,6 +122,36 @@ pub enum Command {
         #[arg(long)]
         self_test: bool,
         /// Seed of the kill moments and the players' choices.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Play while Redis or PostgreSQL restarts, a node is cut off from Redis or the disk is
+    /// full (services the run starts itself): nothing lost or doubled, play resumes by itself.
+    Faults {
+        #[command(flatten)]
+        common: Common,
+        /// What to break: redis-restart, postgres-restart, redis-cut, disk-full (root), or all.
+        #[arg(long, default_value = "all")]
+        fault: String,
+        /// Games of each kind.
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Kinds of game, comma-separated: cc, draughts.
+        #[arg(long, default_value = "cc,draughts")]
+        kinds: String,
+        /// One move every this long in each game.
+        #[arg(long, default_value = "150ms", value_parser = parse_duration)]
+        pace: Duration,
+        /// Acknowledged moves before the fault.
+        #[arg(long, default_value_t = 100)]
+        before: u64,
+        /// How long the fault lasts.
+        #[arg(long, default_value = "3s", value_parser = parse_duration)]
+        down: Duration,
+        /// How long play goes on after recovery before every game is read back.
+        #[arg(long, default_value = "2s", value_parser = parse_duration)]
+        after: Duration,
+        /// Seed of the players' choices.
         #[arg(long)]
         seed: Option<u64>,
     },
@@ -373,6 +403,43 @@ async fn dispatch(cmd: Command) -> anyhow::Result<i32> {
                 })
                 .await?;
             Ok(if missed_plant.get() { 4 } else { code })
+        }
+        Command::Faults {
+            common,
+            fault,
+            games,
+            kinds,
+            pace,
+            before,
+            down,
+            after,
+            seed,
+        } => {
+            if common.url.is_some() || common.database.is_some() || common.nodes != 1 {
+                bail!("faults starts its own nodes, PostgreSQL and Redis: no --url, --database or --nodes");
+            }
+            let which = if fault == "all" {
+                faults::Fault::ALL.to_vec()
+            } else {
+                vec![faults::Fault::from_name(&fault)?]
+            };
+            let mut code = 0;
+            for fault in which {
+                let config = faults::Config {
+                    bin: common.server_bin()?,
+                    server_args: common.server_args.clone(),
+                    fault,
+                    games,
+                    kinds: dames_loadtest::parse_kinds(&kinds)?,
+                    pace,
+                    before,
+                    down,
+                    after,
+                    seed,
+                };
+                code = code.max(common.repeat(|| faults::run(&config)).await?);
+            }
+            Ok(code)
         }
     }
 }

@@ -446,7 +446,7 @@ impl Run {
 }
 
 /// The acknowledged moves of a game (by move number) that `record` does not have.
-fn losses(
+pub(crate) fn losses(
     code: &str,
     acked: &BTreeMap<usize, crate::player::Played>,
     record: &GameRecord,

@@ -17,6 +17,9 @@
 //! - [`crash`]: play, `kill -9` the server at random moments, restart it on the same database,
 //!   check that every acknowledged move is there and that resent moves apply at most once; a
 //!   self-test deletes a committed move while the server is down and must be caught.
+//! - [`faults`]: play while Redis or PostgreSQL is restarted, a node is cut off from Redis, or
+//!   the database's disk is full (services the run starts itself: [`infra`]); nothing
+//!   acknowledged lost or doubled, and play resumes by itself when the fault ends.
 //!
 //! Every loop is bounded in count and time; a run either returns a report or an [`Error`] saying
 //! why it could not measure. The `dames loadtest …` subcommand is the command-line front; the
@@ -51,6 +54,8 @@ pub mod crash;
 mod db;
 mod error;
 pub mod pair;
+pub mod faults;
+pub mod infra;
 pub mod play;
 mod player;
 pub mod protocol;
@@ -94,7 +99,8 @@ run_report!(
     pair::Report,
     play::Report,
     reconnect::Report,
-    crash::Report
+    crash::Report,
+    faults::Report
 );
 
 pub use api::GameKind;

@@ -26,6 +26,16 @@ pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 const SILENCE: Duration = Duration::from_secs(60);
 /// Refused moves after which a player gives up.
 const MAX_REFUSALS: u32 = 20;
+/// After an error that says "not now" rather than "not this move" (the database or Redis
+/// failing, a timeout, overload), the same move is sent again by the same id this much later:
+/// the move may be on disk already, and the id makes the server apply it at most once.
+const RETRY_AFTER: Duration = Duration::from_millis(250);
+
+/// The error codes after which a move is sent again rather than replaced (a browser's socket
+/// does the same).
+fn transient(code: &str) -> bool {
+    matches!(code, "internal" | "timeout" | "overloaded")
+}
 
 /// How the players of a run behave.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +72,8 @@ struct Shared {
     in_flight: Option<(usize, Instant)>,
     /// Acknowledged moves by move number (first game only: no rematch when recording).
     acked: BTreeMap<usize, Played>,
+    /// A player saw the game end.
+    finished: bool,
 }
 
 impl Link {
@@ -80,6 +92,16 @@ impl Link {
     /// The acknowledged moves by move number.
     pub fn acked(&self) -> BTreeMap<usize, Played> {
         self.lock().acked.clone()
+    }
+
+    /// How many moves were acknowledged.
+    pub fn acked_len(&self) -> usize {
+        self.lock().acked.len()
+    }
+
+    /// Whether a player saw the game end.
+    pub fn finished(&self) -> bool {
+        self.lock().finished
     }
 }
 
@@ -142,6 +164,8 @@ pub(crate) struct Player {
     refusals: u32,
     rematch_asked: u64,
     paced_once: bool,
+    /// When to send the outstanding move again (after a transient error).
+    retry_at: Option<Instant>,
 }
 
 impl Player {
@@ -170,6 +194,7 @@ impl Player {
             refusals: 0,
             rematch_asked: 0,
             paced_once: false,
+            retry_at: None,
         }
     }
 
@@ -216,7 +241,8 @@ impl Player {
                 return End::Failed(format!("{} moves refused", self.refusals));
             }
             let due = stopping.is_none().then(|| self.due()).flatten();
-            let wake = [due, stopping.map(|s| s + ACK_WAIT)]
+            let retry = self.retry_at.filter(|_| self.outstanding.is_some());
+            let wake = [due, retry, stopping.map(|s| s + ACK_WAIT)]
                 .into_iter()
                 .flatten()
                 .fold(last_heard + SILENCE, Instant::min);
@@ -231,7 +257,12 @@ impl Player {
                     Err(reason) => return End::Closed(reason),
                 },
                 () = sleep_until(wake) => {
-                    if due.is_some_and(|d| d <= Instant::now()) {
+                    if retry.is_some_and(|r| r <= Instant::now()) {
+                        self.retry_at = None;
+                        if let Err(e) = self.resend(ws).await {
+                            return End::Closed(e);
+                        }
+                    } else if due.is_some_and(|d| d <= Instant::now()) {
                         if let Err(e) = self.play(ws).await {
                             return End::Closed(e);
                         }
@@ -326,6 +357,15 @@ impl Player {
             // The room changed meanwhile (the other player's rematch, committed on another
             // node): asked again on the room as it now is, as a person told so on the site would.
             self.rematch_asked = self.game_no.saturating_sub(1);
+        }
+        if transient(code)
+            && self
+                .outstanding
+                .as_ref()
+                .is_some_and(|o| id == Some(o.id.as_str()))
+        {
+            self.retry_at = Some(Instant::now() + RETRY_AFTER);
+            return;
         }
         let Some(o) = self.outstanding.take_if(|o| id == Some(o.id.as_str())) else {
             return;
@@ -427,6 +467,7 @@ impl Player {
     fn set_finished(&mut self) {
         if !self.finished {
             self.finished = true;
+            self.link.lock().finished = true;
             self.offer = None;
             if self.key.seat == 0 {
                 self.rec.count(&self.rec.games_finished);
@@ -479,8 +520,9 @@ impl Player {
         send(ws, message).await
     }
 
-    /// After a reconnection: the unacknowledged move again, by its id.
+    /// After a reconnection or a transient error: the unacknowledged move again, by its id.
     async fn resend(&mut self, ws: &mut Ws) -> Result<(), String> {
+        self.retry_at = None;
         let Some(o) = self.outstanding.as_mut() else {
             return Ok(());
         };
