@@ -429,7 +429,7 @@ impl Pools {
         let kind = pool.kind();
         let input = SettingsInput::parse(kind, &pool.settings_json())?;
         let (settings, seats) = Settings::new(kind, &input)?;
-        let random = crate::http::rooms::random_u64();
+        let random = random_u64();
         let order = seat_order(seats, claimed.len(), random);
         let level = match &pick.cpus {
             Some((_, level)) => Some(settings::level("cpu.level", level)?),
@@ -691,6 +691,11 @@ fn check_cpu(cpu: &CpuRequest, (min, max, default): (u64, u64, u64)) -> Result<C
     })
 }
 
+/// 64 random bits from the OS (the seats' order, the first player's draw).
+fn random_u64() -> u64 {
+    u64::from_str_radix(&token::random_hex128()[..16], 16).unwrap_or(0)
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -738,6 +743,54 @@ mod tests {
         assert_eq!(penalty_ms(3), 45_000);
         assert_eq!(penalty_ms(8), 120_000);
         assert_eq!(penalty_ms(1000), 120_000);
+    }
+
+    /// A person of browser `client`.
+    fn person(name: &str, client: &str) -> Occupant {
+        Occupant::Human {
+            name: name.into(),
+            token_hash: token::hash_token(name),
+            client: Some(client.into()),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_claimed_win_counts_once_as_a_game_left_by_the_seat_away() {
+        let store = Arc::new(dames_store::MemoryStore::default());
+        let rooms = Rooms::new(store.clone(), 1);
+        let pools = Pools::start(rooms, store.clone(), PoolOptions::default());
+        let kind = dames_room::game::GameKind::Draughts;
+        let (settings, seats) = Settings::new(kind, &SettingsInput::default()).unwrap();
+        let mut room = Room::new(
+            "ABCDEF".into(),
+            kind,
+            settings,
+            seats,
+            person("Ana", "ana"),
+            0,
+        );
+        let mut ch = dames_room::room::Change::default();
+        room.join(Some(1), person("Bo", "bo"), &mut ch).unwrap();
+        let claimed = [(7, Event::Claimed { away: 1, seat: 0 })];
+        pools.record_leaves(&room, &claimed);
+        // Another node seeing the same end records nothing more; other events count for nothing.
+        pools.record_leaves(&room, &claimed);
+        pools.record_leaves(&room, &[(8, Event::Returned { seat: 0 })]);
+        let counted = || {
+            use dames_store::PairingStore;
+            (
+                store.leaves_since("bo", 0).unwrap(),
+                store.leaves_since("ana", 0).unwrap(),
+            )
+        };
+        for _ in 0..100 {
+            if counted().0 > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(counted(), (1, 0));
     }
 
     #[test]
