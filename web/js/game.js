@@ -381,6 +381,7 @@ export class GameView {
       return h('li', { class: `chip-player${g.to_move === s.seat && room.status === 'playing' ? ' turn' : ''}${s.seat === room.you ? ' mine' : ''}` },
         kindOf(room.game).mark(s.seat, room.seats),
         h('span', { class: 'chip-name' }, s.seat === room.you ? t('seat_you') : seatName(room, s.seat)),
+        this.talk ? this.talk.bubble(s.seat) : null,
         pl ? h('span', { class: 'place' }, placeText(room, pl)) : null);
     }));
   }

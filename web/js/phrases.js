@@ -93,7 +93,7 @@ export class Talk {
     const muted = this.muted.has(seat.seat);
     return h('span', { class: 'conduct' },
       muted ? h('span', { class: 'tag muted-tag', 'data-testid': 'muted' }, t('conduct_muted')) : null,
-      h('button', { class: 'btn round tiny ghost conduct-open', type: 'button', 'data-action': 'conduct', 'data-seat': seat.seat,
+      h('button', { class: 'btn ghost conduct-open', type: 'button', 'data-action': 'conduct', 'data-seat': seat.seat,
         'aria-label': t('conduct_menu', { name }), title: t('conduct_menu', { name }), onclick: () => this.openMenu(room, seat) }, '⋯'));
   }
 

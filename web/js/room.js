@@ -71,7 +71,10 @@ class RoomPage {
     const room = this.room;
     if (!room) return;
     if (room.status === 'lobby') patch(this.body, renderLobby(room, this.lobbyActions(), this.settingError));
-    else this.game?.renderPlayers(room);
+    else {
+      this.game?.renderPlayers(room);
+      this.game?.renderStrip(room);
+    }
   }
 
   async load(attempt = 0) {

@@ -326,7 +326,7 @@ impl Rooms {
                 continue;
             };
             if let Some((seat, phrase)) = note.phrase {
-                super::phrases::broadcast_phrase(&cell, seat, phrase);
+                cell.hear(seat, phrase);
             } else if note.presence {
                 tokio::spawn(self.clone().recompute_presence(cell, note.code));
             } else if note.deleted {

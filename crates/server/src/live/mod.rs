@@ -135,6 +135,14 @@ impl RoomCell {
         }
     }
 
+    /// Sends a seat's preset phrase to the connections of the room on this node (`phrases`,
+    /// and a phrase said on another node: `fanout`).
+    pub(crate) fn hear(&self, seat: usize, phrase: dames_room::phrase::Phrase) {
+        let wire = publish::frame(&dames_room::message::ServerMessage::Phrase { seat, phrase });
+        // No receiver is fine: nobody is watching here.
+        let _ = self.tx.send(Arc::new(Update::Phrase { wire }));
+    }
+
     fn cancel_cpu(&self) {
         if let Some(turn) = self.cpu.lock().unwrap_or_else(|e| e.into_inner()).take() {
             turn.cancel.store(true, Ordering::Relaxed);

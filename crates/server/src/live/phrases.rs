@@ -7,10 +7,8 @@
 use std::sync::Arc;
 
 use super::fanout::Note;
-use super::{now_ms, RoomCell, Rooms, Update};
+use super::{now_ms, RoomCell, Rooms};
 use crate::error::AppError;
-use crate::live::publish::frame;
-use dames_room::message::ServerMessage;
 use dames_room::phrase::Phrase;
 
 impl Rooms {
@@ -33,7 +31,7 @@ impl Rooms {
                 return Err(AppError::RateLimited(secs));
             }
         }
-        broadcast_phrase(cell, seat, phrase);
+        cell.hear(seat, phrase);
         if let Some(cluster) = self.cluster.get() {
             self.share_phrase(cluster.node(), code, seat, phrase);
         }
@@ -55,11 +53,4 @@ impl Rooms {
             self.send_note(code, payload);
         }
     }
-}
-
-/// Sends the `phrase` message to the connections of the room on this node.
-pub(super) fn broadcast_phrase(cell: &RoomCell, seat: usize, phrase: Phrase) {
-    let wire = frame(&ServerMessage::Phrase { seat, phrase });
-    // No receiver is fine: nobody is watching here.
-    let _ = cell.tx.send(Arc::new(Update::Phrase { wire }));
 }
