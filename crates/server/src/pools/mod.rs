@@ -550,9 +550,12 @@ impl Pools {
         let leaves: Vec<LeaveRow> = events
             .iter()
             .filter_map(|(_, e)| match e {
-                // A flag fallen while away (`Reason::Time`) joins this when the clock work is
-                // merged.
                 Event::Claimed { away, .. } => Some(*away),
+                // A flag fallen while its seat had no open connection, here or on another
+                // node: a game left, not a game lost on time at the board.
+                Event::Flag { seat, .. } if room.seats.get(*seat).is_some_and(|s| !s.online()) => {
+                    Some(*seat)
+                }
                 _ => None,
             })
             .filter_map(|seat| {
@@ -776,6 +779,53 @@ mod tests {
         // Another node seeing the same end records nothing more; other events count for nothing.
         pools.record_leaves(&room, &claimed);
         pools.record_leaves(&room, &[(8, Event::Returned { seat: 0 })]);
+        let counted = || {
+            use dames_store::PairingStore;
+            (
+                store.leaves_since("bo", 0).unwrap(),
+                store.leaves_since("ana", 0).unwrap(),
+            )
+        };
+        for _ in 0..100 {
+            if counted().0 > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(counted(), (1, 0));
+    }
+
+    #[tokio::test]
+    async fn a_flag_fallen_while_away_counts_as_a_game_left_and_at_the_board_does_not() {
+        use dames_room::event::FlagThen;
+        let store = Arc::new(dames_store::MemoryStore::default());
+        let rooms = Rooms::new(store.clone(), 1);
+        let pools = Pools::start(rooms, store.clone(), PoolOptions::default());
+        let kind = dames_room::game::GameKind::Draughts;
+        let (settings, seats) = Settings::new(kind, &SettingsInput::default()).unwrap();
+        let mut room = Room::new(
+            "ABCDEF".into(),
+            kind,
+            settings,
+            seats,
+            person("Ana", "ana"),
+            0,
+        );
+        let mut ch = dames_room::room::Change::default();
+        room.join(Some(1), person("Bo", "bo"), &mut ch).unwrap();
+        // Ana is at the board (a socket open), Bo is not: both flags fall (two games).
+        room.seats[0].connections = 1;
+        for seat in [0, 1] {
+            let flag = [(
+                9,
+                Event::Flag {
+                    seat,
+                    then: FlagThen::Lost,
+                },
+            )];
+            pools.record_leaves(&room, &flag);
+        }
         let counted = || {
             use dames_store::PairingStore;
             (
