@@ -510,6 +510,12 @@ const ONLINE_ONLY: &[&str] = &[
     "js/texts-later.js",
     "js/reviews.js",
     "js/solitaire.js",
+    // The room screen's away players, clocks and phrases, and the public lists of « Jouer en
+    // ligne » (loaded by home.js once the page is shown, from the network only).
+    "js/away.js",
+    "js/clock.js",
+    "js/phrases.js",
+    "js/public.js",
 ];
 
 /// What the service worker precaches: the page and every hashed file but the stylesheets (inlined
