@@ -506,6 +506,32 @@ fn plant(db: &std::path::Path, links: &[Arc<Link>], rng: &mut Rng) -> Result<Pla
     ))
 }
 
+/// The lines of a report on lost moves and moves applied twice (crash and faults runs).
+pub(crate) fn write_checks(
+    f: &mut fmt::Formatter<'_>,
+    losses: &[Loss],
+    violations: &[String],
+) -> fmt::Result {
+    writeln!(f, "  lost acknowledged moves: {}", losses.len())?;
+    for loss in losses {
+        writeln!(
+            f,
+            "    LOST room {} move {} seat {} id {}: {} (server has {})",
+            loss.code,
+            loss.ply,
+            loss.seat,
+            loss.id,
+            loss.mv,
+            loss.found.as_deref().unwrap_or("nothing")
+        )?;
+    }
+    writeln!(f, "  at-most-once violations: {}", violations.len())?;
+    for v in violations {
+        writeln!(f, "    {v}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let games: Vec<String> = self
@@ -537,23 +563,7 @@ impl fmt::Display for Report {
                 p.code, p.ply, p.id
             )?;
         }
-        writeln!(f, "  lost acknowledged moves: {}", self.losses.len())?;
-        for loss in &self.losses {
-            writeln!(
-                f,
-                "    LOST room {} move {} seat {} id {}: {} (server has {})",
-                loss.code,
-                loss.ply,
-                loss.seat,
-                loss.id,
-                loss.mv,
-                loss.found.as_deref().unwrap_or("nothing")
-            )?;
-        }
-        writeln!(f, "  at-most-once violations: {}", self.violations.len())?;
-        for v in &self.violations {
-            writeln!(f, "    {v}")?;
-        }
+        write_checks(f, &self.losses, &self.violations)?;
         writeln!(
             f,
             "  errors: {}; players failed: {} ({})",

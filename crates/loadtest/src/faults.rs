@@ -34,7 +34,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::api::{Api, GameKind, GameRecord};
-use crate::crash::{losses, Loss};
+use crate::crash::{losses, write_checks, Loss};
 use crate::error::{Error, Result};
 use crate::infra::{Postgres, Proxy, Redis, SmallDisk};
 use crate::player::{drive, End, Player, Style, ACK_WAIT};
@@ -466,23 +466,7 @@ impl fmt::Display for Report {
             "  resent after an error or a dropped socket: {} already on disk, {} applied then",
             self.resent_known, self.resent_applied
         )?;
-        writeln!(f, "  lost acknowledged moves: {}", self.losses.len())?;
-        for loss in &self.losses {
-            writeln!(
-                f,
-                "    LOST room {} move {} seat {} id {}: {} (server has {})",
-                loss.code,
-                loss.ply,
-                loss.seat,
-                loss.id,
-                loss.mv,
-                loss.found.as_deref().unwrap_or("nothing")
-            )?;
-        }
-        writeln!(f, "  at-most-once violations: {}", self.violations.len())?;
-        for v in &self.violations {
-            writeln!(f, "    {v}")?;
-        }
+        write_checks(f, &self.losses, &self.violations)?;
         writeln!(
             f,
             "  errors: {}; players failed: {} ({})",

@@ -757,8 +757,8 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn a_claimed_win_counts_once_as_a_game_left_by_the_seat_away() {
+    /// Pools on a memory store, and a started draughts room of Ana (seat 0) and Bo (seat 1).
+    fn ana_and_bo() -> (Arc<dames_store::MemoryStore>, Arc<Pools>, Room) {
         let store = Arc::new(dames_store::MemoryStore::default());
         let rooms = Rooms::new(store.clone(), 1);
         let pools = Pools::start(rooms, store.clone(), PoolOptions::default());
@@ -774,13 +774,13 @@ mod tests {
         );
         let mut ch = dames_room::room::Change::default();
         room.join(Some(1), person("Bo", "bo"), &mut ch).unwrap();
-        let claimed = [(7, Event::Claimed { away: 1, seat: 0 })];
-        pools.record_leaves(&room, &claimed);
-        // Another node seeing the same end records nothing more; other events count for nothing.
-        pools.record_leaves(&room, &claimed);
-        pools.record_leaves(&room, &[(8, Event::Returned { seat: 0 })]);
+        (store, pools, room)
+    }
+
+    /// The games left recorded for Bo and for Ana, once the recording (a task) is done.
+    async fn leaves_of_bo_and_ana(store: &dames_store::MemoryStore) -> (u32, u32) {
+        use dames_store::PairingStore;
         let counted = || {
-            use dames_store::PairingStore;
             (
                 store.leaves_since("bo", 0).unwrap(),
                 store.leaves_since("ana", 0).unwrap(),
@@ -793,27 +793,24 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(counted(), (1, 0));
+        counted()
+    }
+
+    #[tokio::test]
+    async fn a_claimed_win_counts_once_as_a_game_left_by_the_seat_away() {
+        let (store, pools, room) = ana_and_bo();
+        let claimed = [(7, Event::Claimed { away: 1, seat: 0 })];
+        pools.record_leaves(&room, &claimed);
+        // Another node seeing the same end records nothing more; other events count for nothing.
+        pools.record_leaves(&room, &claimed);
+        pools.record_leaves(&room, &[(8, Event::Returned { seat: 0 })]);
+        assert_eq!(leaves_of_bo_and_ana(&store).await, (1, 0));
     }
 
     #[tokio::test]
     async fn a_flag_fallen_while_away_counts_as_a_game_left_and_at_the_board_does_not() {
         use dames_room::event::FlagThen;
-        let store = Arc::new(dames_store::MemoryStore::default());
-        let rooms = Rooms::new(store.clone(), 1);
-        let pools = Pools::start(rooms, store.clone(), PoolOptions::default());
-        let kind = dames_room::game::GameKind::Draughts;
-        let (settings, seats) = Settings::new(kind, &SettingsInput::default()).unwrap();
-        let mut room = Room::new(
-            "ABCDEF".into(),
-            kind,
-            settings,
-            seats,
-            person("Ana", "ana"),
-            0,
-        );
-        let mut ch = dames_room::room::Change::default();
-        room.join(Some(1), person("Bo", "bo"), &mut ch).unwrap();
+        let (store, pools, mut room) = ana_and_bo();
         // Ana is at the board (a socket open), Bo is not: both flags fall (two games).
         room.seats[0].connections = 1;
         for seat in [0, 1] {
@@ -826,21 +823,7 @@ mod tests {
             )];
             pools.record_leaves(&room, &flag);
         }
-        let counted = || {
-            use dames_store::PairingStore;
-            (
-                store.leaves_since("bo", 0).unwrap(),
-                store.leaves_since("ana", 0).unwrap(),
-            )
-        };
-        for _ in 0..100 {
-            if counted().0 > 0 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        assert_eq!(counted(), (1, 0));
+        assert_eq!(leaves_of_bo_and_ana(&store).await, (1, 0));
     }
 
     #[test]
