@@ -225,22 +225,36 @@ async fn a_seek_in_several_pools_ends_at_its_first_match_and_a_closed_socket_can
 }
 
 #[tokio::test]
-#[ignore = "flaky when the suite runs in parallel (about 1 run in 8 here): a seek's order or the waiting list raced; to fix before it runs in CI again"]
 async fn three_persons_and_a_cpu_fill_a_four_player_pool_after_the_wait() {
     let server = Server::start_with(|c| c.pools.cpu_after = (1, 300, 60)).await;
+    // Every socket is open before anyone seeks, and the three seeks go out together: Ana's wait
+    // (2 s) runs from her seek, so a slow connection of Cy's on a loaded machine cannot let the
+    // fill start with Ana and Bo alone (it did, about one run in eight, when each seeker
+    // connected and sought in turn after a 1 s wait).
     let mut seekers = Vec::new();
     for name in ["Ana", "Bo", "Cy"] {
-        let mut s = seeker(&server, name).await;
-        let cpu = (name == "Ana").then(|| json!({"level": "facile", "after": 1}));
-        s.seek(name, &["cc4-intl-live"], cpu).await;
-        seekers.push(s);
+        seekers.push(seeker(&server, name).await);
+    }
+    for (s, name) in seekers.iter_mut().zip(["Ana", "Bo", "Cy"]) {
+        let mut msg = json!({"type": "seek", "name": name, "pools": ["cc4-intl-live"]});
+        if name == "Ana" {
+            msg["cpu"] = json!({"level": "facile", "after": 2});
+        }
+        s.send(msg).await;
     }
     let started = std::time::Instant::now();
+    for s in &mut seekers {
+        assert_eq!(s.answer().await["type"], "seeking");
+    }
     let mut matches = Vec::new();
     for s in &mut seekers {
         matches.push(s.matched().await);
     }
-    assert!(started.elapsed() < Duration::from_secs(3));
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(6),
+        "the CPUs came after {waited:?}, not after the 2 s asked"
+    );
     assert!(matches.iter().all(|m| m["code"] == matches[0]["code"]));
     let (_, room) = take_seat(&server, "Ana", &matches[0]).await;
     assert_eq!(room["status"], "playing");
@@ -320,10 +334,9 @@ async fn a_blocked_browser_is_never_paired_with_its_blocker() {
 
     let mut ana = seeker(&server, "ana").await;
     let mut bo = seeker(&server, "bo").await;
+    // Ana's seek is older than Bo's, even within one millisecond (each seek of a node is
+    // strictly younger than the one before).
     ana.seek("Ana", &["draughts10-turn"], None).await;
-    // Ana's seek strictly older than Bo's: seeks of the same millisecond are taken in the order
-    // of their random ids, and the test below needs Ana to be the oldest.
-    tokio::time::sleep(Duration::from_millis(20)).await;
     bo.seek("Bo", &["draughts10-turn"], None).await;
     ana.unmatched_for(Duration::from_millis(800)).await;
     // Someone else pairs with the oldest of them; the blocked one keeps waiting.
@@ -345,7 +358,6 @@ async fn a_blocked_browser_is_never_paired_with_its_blocker() {
 }
 
 #[tokio::test]
-#[ignore = "flaky when the suite runs in parallel (about 1 run in 8 here): a seek's order or the waiting list raced; to fix before it runs in CI again"]
 async fn a_browser_that_left_games_waits_its_penalty() {
     let server = Server::start().await;
     {
@@ -376,7 +388,7 @@ async fn a_browser_that_left_games_waits_its_penalty() {
         .iter()
         .map(|w| w["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["Ana", "Bo"]);
+    assert_eq!(names, ["Ana", "Bo"], "{list}");
 }
 
 #[tokio::test]
@@ -438,4 +450,65 @@ async fn seeking_is_rate_limited() {
     ana.send(json!({"type": "seek", "name": "Ana", "pools": ["draughts10-live"]}))
         .await;
     ana.error("rate_limited").await;
+}
+
+#[tokio::test]
+async fn a_cpu_fill_is_a_game_against_cpus_under_the_same_caps() {
+    let server = Server::start_with(|c| {
+        c.pools.cpu_after = (1, 300, 60);
+        c.limits.enabled = true;
+        c.limits.cpu_games_per_client = 1;
+    })
+    .await;
+    // Ana alone asks for CPUs after 1 s: her game against CPUs, and she is its host.
+    let mut ana = seeker(&server, "ana").await;
+    let cpu = json!({"level": "facile", "after": 1});
+    ana.seek("Ana", &["cc3-intl-live"], Some(cpu.clone())).await;
+    let matched = ana.matched().await;
+    assert_eq!(
+        matched["seat"], 0,
+        "the seat of the one who asked for the CPUs"
+    );
+    let (client, room) = take_seat(&server, "ana", &matched).await;
+    let kinds: Vec<&str> = (room["seats"].as_array().unwrap().iter())
+        .map(|s| s["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["human", "cpu", "cpu"]);
+    // It counts: at her cap, another game against CPUs is refused, by the home page's button
+    // and by the pools alike.
+    let create = json!({"game": "draughts", "name": "Ana", "cpu": {"level": "facile"}});
+    let refused = client.post("/api/rooms", create).await;
+    refused.expect_error(429, "too_many_cpu_games");
+    ana.send(json!({"type": "seek", "name": "Ana", "pools": ["cc4-intl-live"], "cpu": cpu}))
+        .await;
+    ana.error("too_many_cpu_games").await;
+    // Seeking people only is still open to her.
+    ana.seek("Ana", &["cc4-intl-live"], None).await;
+}
+
+#[tokio::test]
+async fn a_block_made_while_waiting_reaches_the_seek_already_waiting() {
+    let server = Server::start().await;
+    let mut host = server.browser(&id("ana"));
+    host.create(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    let mut guest = server.browser(&id("bo"));
+    guest.join(host.code.as_deref().unwrap(), "Bo").await;
+    let code = host.code.clone().unwrap();
+    // Ana waits first; then, from her other tab, she blocks Bo.
+    let mut ana = seeker(&server, "ana").await;
+    ana.seek("Ana", &["draughts12-turn"], None).await;
+    let blocked = host
+        .post("/api/me/blocks", json!({"room": code, "seat": 1}))
+        .await
+        .ok();
+    assert_eq!(blocked, json!({"blocked": true}));
+    let mut bo = seeker(&server, "bo").await;
+    bo.seek("Bo", &["draughts12-turn"], None).await;
+    ana.unmatched_for(Duration::from_millis(800)).await;
+    let mut cy = seeker(&server, "cy").await;
+    cy.seek("Cy", &["draughts12-turn"], None).await;
+    let (a, c) = (ana.matched().await, cy.matched().await);
+    assert_eq!(a["code"], c["code"]);
+    bo.unmatched_for(Duration::from_millis(300)).await;
 }

@@ -67,6 +67,7 @@ async fn list(State(state): State<AppState>) -> Json<Value> {
                 "rules": rules,
                 "pace": match p.pace { spec::Pace::Live => "live", spec::Pace::Turn => "turn" },
                 "cpu_fill": p.cpu_fill(),
+                "clock": p.clock(state.pools.clocks()),
             })
         })
         .collect();
@@ -243,8 +244,15 @@ impl Seeker {
             self.ticket = None;
         }
         let token = token::random_hex128();
+        let limits = &self.state.config.limits;
         let seek = (self.state.pools)
-            .prepare(&client, request, &token::hash_token(&token))
+            .prepare(
+                &client,
+                self.caller.ip,
+                request,
+                &token::hash_token(&token),
+                limits,
+            )
             .await?;
         let ticket = self.state.pools.seek(seek).await?;
         let answer = json!({
@@ -268,6 +276,45 @@ impl Seeker {
             "seat": m.seat,
             "token": token,
         })))
+    }
+}
+
+/// A seeking socket without the socket (the fuzzer's, `dames-fuzz`): each message in gives the
+/// frame the socket would send back, through the same code; a match made meanwhile comes with
+/// the next answer. Its seek goes when it is dropped, as when a socket closes.
+pub struct DetachedSeeker(Seeker);
+
+impl DetachedSeeker {
+    /// A seeker of browser `client` at `ip`.
+    ///
+    /// # Errors
+    /// `too_many_connections` past the WebSocket limits of `ip`.
+    pub fn new(state: &AppState, ip: std::net::IpAddr, client: &str) -> Result<Self, AppError> {
+        Ok(Self(Seeker {
+            live: state.sessions.subscribe(),
+            _slot: state.websockets.open(ip)?,
+            state: state.clone(),
+            caller: Caller::new(ip, client.to_owned(), axum::http::HeaderMap::new()),
+            ticket: None,
+            token: None,
+        }))
+    }
+
+    /// The frames the socket would send for `bytes`: a match that came first, then the answer
+    /// (none for a late cancel, whose `matched` follows).
+    pub async fn answer(&mut self, bytes: &[u8]) -> Vec<Value> {
+        let mut out = Vec::new();
+        let matched = (self.0.ticket.as_mut()).and_then(|t| t.matched.try_recv().ok());
+        if let Some(m) = self.0.on_matched(matched) {
+            out.push(m);
+        }
+        out.extend(self.0.on_text(bytes).await);
+        out.iter()
+            .filter_map(|m| match m {
+                Message::Text(t) => serde_json::from_str(t.as_str()).ok(),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -317,7 +364,9 @@ async fn block(
     };
     let store = state.store.clone();
     let client = caller.client.clone();
-    blocking(move || store.block(&client, &blocked, now_ms())).await?;
+    let stored = blocked.clone();
+    blocking(move || store.block(&client, &stored, now_ms())).await?;
+    state.pools.blocked(&caller.client, &blocked).await;
     Ok(Json(json!({"blocked": true})))
 }
 

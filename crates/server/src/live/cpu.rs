@@ -277,6 +277,12 @@ impl Rooms {
         Ok(())
     }
 
+    /// The keyed hash of address `ip` as the caps count it (`Room::cpu_by`): for a room made
+    /// elsewhere than by a request of that address (quick pairing's CPU fill).
+    pub fn address_hash(&self, ip: IpAddr) -> String {
+        self.cpu_games.address_hash(ip)
+    }
+
     /// Records in `room`, whose game is starting, that address `ip` started it if CPUs play
     /// it (its rematches count for it too): committed with the start, so the cap per address
     /// holds across a restart.

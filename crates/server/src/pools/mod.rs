@@ -49,6 +49,8 @@ pub struct PoolOptions {
     pub pending_for: Duration,
     /// Shortest, longest and default wait before the CPU fill (seconds).
     pub cpu_after: (u64, u64, u64),
+    /// The clocks of the live pools.
+    pub clocks: spec::PoolClocks,
 }
 
 impl Default for PoolOptions {
@@ -57,6 +59,7 @@ impl Default for PoolOptions {
             tick: Duration::from_millis(250),
             pending_for: Duration::from_secs(10),
             cpu_after: CPU_AFTER,
+            clocks: spec::PoolClocks::default(),
         }
     }
 }
@@ -120,6 +123,9 @@ pub struct Pools {
     waiting: watch::Sender<Arc<str>>,
     /// Who the last waiting list showed (seek ids: never sent).
     waiting_who: Mutex<String>,
+    /// The `since` of the last seek made here: each seek is strictly younger than the one
+    /// before, so that "oldest first" is an order even within one millisecond.
+    last_since: std::sync::atomic::AtomicI64,
 }
 
 impl std::fmt::Debug for Pools {
@@ -187,6 +193,7 @@ impl Pools {
             wake: Notify::new(),
             waiting: watch::channel(Arc::from(r#"{"type":"waiting","pools":[]}"#)).0,
             waiting_who: Mutex::new(String::new()),
+            last_since: std::sync::atomic::AtomicI64::new(0),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             tokio::spawn(matcher(Arc::downgrade(&pools)));
@@ -208,31 +215,43 @@ impl Pools {
         self.options.cpu_after
     }
 
+    /// The clocks of the live pools.
+    pub fn clocks(&self) -> &spec::PoolClocks {
+        &self.options.clocks
+    }
+
     /// The waiting list (a `waiting` frame), renewed every tick.
     pub fn waiting(&self) -> watch::Receiver<Arc<str>> {
         self.waiting.subscribe()
     }
 
-    /// Checks a request of browser `client` and makes its seek, holding a seat token whose
-    /// hash is `token_hash`: its blocks and waiting penalty read from the store.
+    /// Checks a request of browser `client` at address `ip` and makes its seek, holding a seat
+    /// token whose hash is `token_hash`: its blocks and waiting penalty read from the store. A
+    /// CPU fill is a game against CPUs like any other: it is refused to a browser or an address
+    /// already at its cap (`limits`), and the room it makes counts for the seeker who asked.
     ///
     /// # Errors
     /// `unknown_pool`, `invalid_settings` (the CPU fill), `invalid_name`, `invalid_input`
-    /// (no pool, too many), `internal`.
+    /// (no pool, too many), `too_many_cpu_games`, `internal`.
     pub async fn prepare(
         &self,
         client: &str,
+        ip: std::net::IpAddr,
         request: &SeekRequest,
         token_hash: &[u8; 32],
+        limits: &crate::options::Limits,
     ) -> Result<Seek, AppError> {
         let name = dames_room::room::valid_name(&request.name)?;
         let pools = check_pools(&request.pools)?;
         let cpu = (request.cpu.as_ref())
             .map(|c| check_cpu(c, self.options.cpu_after))
             .transpose()?;
+        if cpu.is_some() {
+            self.rooms.check_cpu_games(None, ip, client, limits)?;
+        }
         let store = self.store.clone();
         let who = client.to_owned();
-        let now = unix_ms();
+        let now = self.next_since();
         let (avoid, leaves) = blocking(move || {
             Ok((
                 store.avoided(&who)?,
@@ -248,9 +267,21 @@ impl Pools {
             token_hash: hex(token_hash),
             since: now,
             ready_at: now + penalty_ms(leaves),
+            by: cpu.is_some().then(|| self.rooms.address_hash(ip)),
             cpu,
             avoid,
         })
+    }
+
+    /// Now, or 1 ms after the last seek made here if that is later (see `last_since`).
+    fn next_since(&self) -> i64 {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = unix_ms();
+        let last = self.last_since.fetch_max(now, SeqCst);
+        if last < now {
+            return now;
+        }
+        self.last_since.fetch_add(1, SeqCst) + 1
     }
 
     /// Puts `seek` in its pools.
@@ -283,6 +314,30 @@ impl Pools {
             seek,
             matched: rx,
         })
+    }
+
+    /// Browser `client` blocked browser `blocked` (« Ne plus jouer avec cette personne »): a
+    /// seek of its waiting now, on any node, avoids that browser from the next round on; its
+    /// next seeks read the block from the store.
+    pub async fn blocked(&self, client: &str, blocked: &str) {
+        match &self.backend {
+            Backend::Local(seeks) => {
+                let mut seeks = seeks.lock().unwrap_or_else(|e| e.into_inner());
+                for seek in seeks.values_mut().filter(|s| s.client == client) {
+                    if !seek.avoid.iter().any(|b| b == blocked) {
+                        seek.avoid.push(blocked.to_owned());
+                    }
+                }
+            }
+            Backend::Shared(shared) => {
+                if let Err(err) = shared.avoid(client, blocked).await {
+                    crate::metrics::METRICS.redis_errors.inc();
+                    tracing::warn!(
+                        "a block could not reach a seek waiting (its next seek has it): {err}"
+                    );
+                }
+            }
+        }
     }
 
     /// Takes `seek` out of the pools if it is still there (its socket then forgotten).
@@ -427,10 +482,21 @@ impl Pools {
     async fn make_room(&self, pick: &Pick, claimed: &[Seek]) -> Result<Vec<Matched>, AppError> {
         let pool = pick.pool;
         let kind = pool.kind();
-        let input = SettingsInput::parse(kind, &pool.settings_json())?;
+        let input = SettingsInput::parse(kind, &pool.settings_json(&self.options.clocks))?;
         let (settings, seats) = Settings::new(kind, &input)?;
         let random = random_u64();
-        let order = seat_order(seats, claimed.len(), random);
+        let mut order = seat_order(seats, claimed.len(), random);
+        // A CPU fill is the game of the seeker who asked for it: it holds the host's seat, and
+        // the caps on games against CPUs count the room for its browser and its address.
+        let filler = (pick.cpus.is_some())
+            .then(|| claimed.iter().position(|s| s.cpu.is_some()))
+            .flatten();
+        if let Some(f) = filler {
+            if let Some(host) = order.iter().position(|&s| s == 0) {
+                order.swap(f, host);
+            }
+        }
+        let cpu_by = filler.and_then(|f| claimed[f].by.clone());
         let level = match &pick.cpus {
             Some((_, level)) => Some(settings::level("cpu.level", level)?),
             None => None,
@@ -462,6 +528,7 @@ impl Pools {
                         room.set_seat(seat, SeatAction::Cpu(level), ch)?;
                     }
                 }
+                room.cpu_by.clone_from(&cpu_by);
                 room.start(random, now, ch)?;
                 Ok((room, ()))
             })
@@ -777,6 +844,18 @@ mod tests {
         (store, pools, room)
     }
 
+    #[test]
+    fn seeks_made_in_one_millisecond_are_still_strictly_in_order() {
+        let (_, pools, _) = ana_and_bo();
+        let all: Vec<i64> = (0..2_000).map(|_| pools.next_since()).collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "strictly increasing");
+        let drift = all[all.len() - 1] - unix_ms();
+        assert!(
+            drift <= 2_000,
+            "at most 1 ms ahead per seek of the same millisecond"
+        );
+    }
+
     /// The games left recorded for Bo and for Ana, once the recording (a task) is done.
     async fn leaves_of_bo_and_ana(store: &dames_store::MemoryStore) -> (u32, u32) {
         use dames_store::PairingStore;
@@ -845,8 +924,10 @@ mod tests {
             ready_at: 1_000,
             cpu: None,
             avoid: vec!["other-secret".into()],
+            by: Some("address-secret".into()),
         };
         let (frame, who) = Pools::waiting_frame(&[seek], 4_000);
+        assert!(!frame.contains("address-secret"));
         assert!(
             who.contains("seek-id-secret"),
             "the change key is server-side"

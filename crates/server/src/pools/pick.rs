@@ -4,10 +4,11 @@
 //!
 //! In each pool, oldest seek first: a group is the first `players` seeks, from the oldest on,
 //! of which no two avoid each other (a block either way) and each is past its waiting penalty
-//! (`ready_at`). If no full group forms and the oldest seek of the best group opted into the
-//! CPU fill and has waited its time, that group plays with CPUs in the empty seats (one person
-//! is enough: they asked for it). A seek in several pools goes to the first group formed; the
-//! pools are visited in the order of [`super::spec::POOLS`].
+//! (`ready_at`). If no full group forms, the oldest seek that opted into the CPU fill and has
+//! waited its time plays now: with the other seeks of the pool it may play with (oldest first,
+//! whether they opted in or not: they were waiting for company, and it came), and CPUs in the
+//! seats left (one person is enough: they asked for it). A seek in several pools goes to the
+//! first group formed; the pools are visited in the order of [`super::spec::POOLS`].
 
 use std::collections::HashSet;
 
@@ -45,6 +46,10 @@ pub struct Seek {
     pub cpu: Option<CpuFill>,
     /// The browsers this one must not be paired with.
     pub avoid: Vec<String>,
+    /// The keyed hash of the seeker's address (server-side only), that a CPU fill it asked
+    /// for counts against (`Room::cpu_by`, the caps on games against CPUs).
+    #[serde(default)]
+    pub by: Option<String>,
 }
 
 impl Seek {
@@ -101,9 +106,8 @@ pub fn picks(seeks: &[Seek], now: i64) -> Vec<Pick> {
 /// The first group of `pool` among `waiting` (oldest first).
 fn pick(pool: &'static PoolSpec, waiting: &[&Seek], now: i64) -> Option<Pick> {
     let players = pool.players();
-    let mut largest: Vec<&Seek> = Vec::new();
     for start in 0..waiting.len() {
-        let group = greedy(&waiting[start..], players);
+        let group = greedy(waiting[start..].iter().copied(), players);
         if group.len() == players {
             return Some(Pick {
                 pool,
@@ -111,27 +115,30 @@ fn pick(pool: &'static PoolSpec, waiting: &[&Seek], now: i64) -> Option<Pick> {
                 cpus: None,
             });
         }
-        if start == 0 {
-            largest = group;
-        }
     }
-    // No full group: the CPU fill of the group of the oldest seek, if its time has come.
-    let oldest = largest.first()?;
-    let fill = oldest
-        .cpu
-        .as_ref()
-        .filter(|_| pool.cpu_fill() && oldest.fill_due(now))?;
+    // No full group: the CPU fill of the oldest seek that opted into it and has waited its
+    // time, with every other seek of the pool it may play with, oldest first (whoever else
+    // waits there is the company that seek was waiting for).
+    if !pool.cpu_fill() {
+        return None;
+    }
+    let due = waiting.iter().position(|s| s.fill_due(now))?;
+    let fill = waiting[due].cpu.as_ref()?;
+    let others = (waiting.iter().enumerate())
+        .filter(|&(i, _)| i != due)
+        .map(|(_, s)| *s);
+    let group = greedy(std::iter::once(waiting[due]).chain(others), players);
     Some(Pick {
         pool,
-        seeks: largest.iter().map(|s| s.id.clone()).collect(),
-        cpus: Some((players - largest.len(), fill.level.clone())),
+        seeks: group.iter().map(|s| s.id.clone()).collect(),
+        cpus: Some((players - group.len(), fill.level.clone())),
     })
 }
 
 /// From the first seek on, each seek that avoids none of those taken, up to `players`.
-fn greedy<'a>(waiting: &[&'a Seek], players: usize) -> Vec<&'a Seek> {
+fn greedy<'a>(waiting: impl Iterator<Item = &'a Seek>, players: usize) -> Vec<&'a Seek> {
     let mut group: Vec<&Seek> = Vec::with_capacity(players);
-    for &seek in waiting {
+    for seek in waiting {
         if group.len() == players {
             break;
         }
@@ -157,6 +164,7 @@ mod tests {
             ready_at: since,
             cpu: None,
             avoid: Vec::new(),
+            by: None,
         }
     }
 
@@ -242,11 +250,31 @@ mod tests {
         let mut d = a.clone();
         d.pools = vec!["draughts10-live".into()];
         assert!(picks(&[d], 1_000_000).is_empty());
-        // Not when only a younger seek opted in.
+        // A younger seek that opted in gets its CPUs at its own time, with the older one that
+        // did not opt in; the one whose fill it is comes first (it holds the host's seat).
         let mut e = seek("e", &["cc4-intl-live"], 5_000);
         e.cpu = a.cpu.clone();
         let f = seek("f", &["cc4-intl-live"], 0);
-        assert!(picks(&[e, f], 30_000).is_empty());
+        assert!(picks(&[e.clone(), f.clone()], 34_999).is_empty());
+        let p = picks(&[e, f], 35_000);
+        assert_eq!(ids(&p[0]), ["e", "f"]);
+        assert_eq!(p[0].cpus, Some((2, "normal".into())));
+    }
+
+    #[test]
+    fn a_cpu_fill_keeps_apart_those_who_blocked_each_other() {
+        let mut a = seek("a", &["cc3-intl-live"], 0);
+        a.cpu = Some(CpuFill {
+            level: "facile".into(),
+            after_s: 10,
+        });
+        let mut b = seek("b", &["cc3-intl-live"], 1);
+        b.avoid = vec!["client-a".into()];
+        let c = seek("c", &["cc3-intl-live"], 2);
+        let p = picks(&[a, b, c], 10_000);
+        assert_eq!(p.len(), 1);
+        assert_eq!(ids(&p[0]), ["a", "c"]);
+        assert_eq!(p[0].cpus, Some((1, "facile".into())));
     }
 
     #[test]

@@ -44,6 +44,13 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
 return 1";
 
+/// Replaces a seek's JSON if it is still the one read (a block added to a seek waiting): 1, or
+/// 0 if a match took it or it changed meanwhile. `KEYS`: seeks. `ARGV`: id, old JSON, new JSON.
+const REPLACE: &str = r"
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1";
+
 /// Removes a seek (cancelled, its socket closed): 1, or 0 if it was no longer in the pools (a
 /// match claimed it). `KEYS`: seeks, clients, alive. `ARGV`: id, client.
 const REMOVE: &str = r"
@@ -214,6 +221,45 @@ impl Shared {
         Ok(removed == 1)
     }
 
+    /// Browser `client` blocked browser `blocked`: its seek waiting, if any, avoids it from the
+    /// next round on (a compare-and-set on the seek's JSON, so that a match taking the seek
+    /// meanwhile wins and nothing is put back).
+    ///
+    /// # Errors
+    /// If Redis does not answer.
+    pub async fn avoid(&self, client: &str, blocked: &str) -> Result<(), RedisError> {
+        for _ in 0..3 {
+            let id: Option<String> = redis::cmd("HGET")
+                .arg(self.key(&["clients"]))
+                .arg(client)
+                .query_async(&mut self.cluster.conn())
+                .await?;
+            let Some(id) = id else { return Ok(()) };
+            let old: Option<String> = redis::cmd("HGET")
+                .arg(self.key(&["seeks"]))
+                .arg(&id)
+                .query_async(&mut self.cluster.conn())
+                .await?;
+            let Some(old) = old else { return Ok(()) };
+            let Ok(mut seek) = serde_json::from_str::<Seek>(&old) else {
+                return Ok(());
+            };
+            if seek.client != client || seek.avoid.iter().any(|b| b == blocked) {
+                return Ok(());
+            }
+            seek.avoid.push(blocked.to_owned());
+            let new = serde_json::to_string(&seek).unwrap_or_default();
+            let mut s = script!(REPLACE);
+            s.key(self.key(&["seeks"]));
+            s.arg(&id).arg(&old).arg(new);
+            let replaced: i64 = s.invoke_async(&mut self.cluster.conn()).await?;
+            if replaced == 1 {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
     /// Renews the seeks of `ids` (this node's open sockets).
     ///
     /// # Errors
@@ -380,6 +426,7 @@ mod tests {
             ready_at: 1,
             cpu: None,
             avoid: Vec::new(),
+            by: None,
         }
     }
 
@@ -397,6 +444,23 @@ mod tests {
         let mut out: Vec<String> = seeks.iter().map(|s| s.id.clone()).collect();
         out.sort();
         out
+    }
+
+    #[tokio::test]
+    async fn a_block_reaches_a_seek_waiting_on_another_node_and_never_revives_a_claimed_one() {
+        let (a, b) = two_nodes(Duration::from_secs(10)).await;
+        assert!(a.add(&seek("s1", "ana")).await.unwrap());
+        b.avoid("ana", "bo").await.unwrap();
+        b.avoid("ana", "bo").await.unwrap();
+        let seen = a.snapshot().await.unwrap();
+        assert_eq!(seen[0].avoid, ["bo"], "once, from the other node");
+        // Claimed by a match: a block made after it puts nothing back.
+        let claimed = a.claim("m1", &["s1".to_owned()]).await.unwrap().unwrap();
+        assert_eq!(claimed[0].avoid, ["bo"]);
+        b.avoid("ana", "cy").await.unwrap();
+        assert!(a.snapshot().await.unwrap().is_empty());
+        // A browser that seeks nothing: nothing to do.
+        b.avoid("dee", "bo").await.unwrap();
     }
 
     #[tokio::test]

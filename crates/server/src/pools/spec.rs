@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use dames_room::clock::ClockSettings;
 use dames_room::game::GameKind;
 
 /// Live (with a clock) or turn by turn with notifications (RULES.md part 3).
@@ -82,12 +83,37 @@ pools! {
     "cc3-jp-turn" => cc(3, true), Turn;
 }
 
-/// Default live clocks of the pools (contract of issue 20): draughts 5+3, Chinese checkers
-/// 30 s per move with a 60 s reserve.
-const DRAUGHTS_BASE_MS: u64 = 300_000;
-const DRAUGHTS_INCREMENT_MS: u64 = 3_000;
-const CC_MOVE_MS: u64 = 30_000;
-const CC_RESERVE_MS: u64 = 60_000;
+/// Default live clock of the draughts pools: 5 minutes and 3 seconds a move (Fischer), the
+/// blitz most played on draughts sites. `dames serve --pool-clock-draughts` sets another.
+pub const DRAUGHTS_CLOCK: ClockSettings = ClockSettings::Fischer {
+    base_ms: 300_000,
+    increment_ms: 3_000,
+};
+/// Default live clock of the Chinese checkers pools: 30 s a move and a 60 s reserve.
+/// `dames serve --pool-clock-cc` sets another.
+pub const CC_CLOCK: ClockSettings = ClockSettings::PerMove {
+    move_ms: 30_000,
+    reserve_ms: 60_000,
+};
+
+/// The clocks of the live pools (operator options, [`DRAUGHTS_CLOCK`] and [`CC_CLOCK`] by
+/// default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolClocks {
+    /// Every live draughts pool's.
+    pub draughts: ClockSettings,
+    /// Every live Chinese checkers pool's.
+    pub cc: ClockSettings,
+}
+
+impl Default for PoolClocks {
+    fn default() -> Self {
+        Self {
+            draughts: DRAUGHTS_CLOCK,
+            cc: CC_CLOCK,
+        }
+    }
+}
 
 impl PoolSpec {
     /// The pool named `id`.
@@ -117,9 +143,18 @@ impl PoolSpec {
         self.players() >= 3
     }
 
+    /// The clock of this pool's rooms (`None` when turn by turn).
+    pub fn clock(&self, clocks: &PoolClocks) -> ClockSettings {
+        match (self.pace, self.game) {
+            (Pace::Turn, _) => ClockSettings::None,
+            (Pace::Live, Game::Draughts { .. }) => clocks.draughts,
+            (Pace::Live, Game::Cc { .. }) => clocks.cc,
+        }
+    }
+
     /// The settings (a `SettingsInput` JSON object) of the rooms this pool makes: the rules of
     /// its game, its pace, public, and a clock when live.
-    pub fn settings_json(&self) -> Value {
+    pub fn settings_json(&self, clocks: &PoolClocks) -> Value {
         let rules = match self.game {
             Game::Cc {
                 players,
@@ -140,18 +175,7 @@ impl PoolSpec {
         // a live one has a clock (docs/protocol.md "Pools").
         let mut settings = json!({"rules": rules, "rhythm": rhythm, "public": true});
         if self.pace == Pace::Live {
-            settings["clock"] = match self.game {
-                Game::Draughts { .. } => json!({
-                    "kind": "fischer",
-                    "base_ms": DRAUGHTS_BASE_MS,
-                    "increment_ms": DRAUGHTS_INCREMENT_MS,
-                }),
-                Game::Cc { .. } => json!({
-                    "kind": "per_move",
-                    "move_ms": CC_MOVE_MS,
-                    "reserve_ms": CC_RESERVE_MS,
-                }),
-            };
+            settings["clock"] = json!(self.clock(clocks));
         }
         settings
     }
@@ -165,7 +189,9 @@ mod tests {
     #[test]
     fn every_pool_makes_valid_settings_with_its_number_of_seats() {
         for pool in POOLS {
-            let input = SettingsInput::parse(pool.kind(), &pool.settings_json()).unwrap();
+            let input =
+                SettingsInput::parse(pool.kind(), &pool.settings_json(&PoolClocks::default()))
+                    .unwrap();
             let (settings, seats) = Settings::new(pool.kind(), &input).unwrap();
             assert_eq!(seats, pool.players(), "{}", pool.id);
             let live = settings.rhythm == dames_room::settings::Rhythm::Live;
@@ -173,6 +199,30 @@ mod tests {
             assert!(settings.public, "{}: a pool's room is listed", pool.id);
             let clocked = settings.clock != dames_room::clock::ClockSettings::None;
             assert_eq!(clocked, live, "{}: live pools have a clock", pool.id);
+        }
+    }
+
+    #[test]
+    fn the_operators_clocks_reach_the_live_pools_rooms_and_never_the_turn_by_turn_ones() {
+        let clocks = PoolClocks {
+            draughts: ClockSettings::Fischer {
+                base_ms: 4_000,
+                increment_ms: 0,
+            },
+            cc: ClockSettings::PerMove {
+                move_ms: 2_000,
+                reserve_ms: 1_000,
+            },
+        };
+        for pool in POOLS {
+            let input = SettingsInput::parse(pool.kind(), &pool.settings_json(&clocks)).unwrap();
+            let (settings, _) = Settings::new(pool.kind(), &input).unwrap();
+            let expected = match (pool.pace, pool.kind()) {
+                (Pace::Turn, _) => ClockSettings::None,
+                (Pace::Live, GameKind::Draughts) => clocks.draughts,
+                (Pace::Live, GameKind::Cc) => clocks.cc,
+            };
+            assert_eq!(settings.clock, expected, "{}", pool.id);
         }
     }
 
