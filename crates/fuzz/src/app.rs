@@ -265,6 +265,7 @@ enum Op {
     FeedbackList,
     FeedbackDelete,
     Position,
+    Conduct,
     Misc,
 }
 
@@ -289,6 +290,7 @@ const OPS: &[(Op, usize)] = &[
     (Op::FeedbackList, 1),
     (Op::FeedbackDelete, 1),
     (Op::Position, 2),
+    (Op::Conduct, 3),
     (Op::Misc, 4),
 ];
 
@@ -641,6 +643,33 @@ impl World {
                     String::new(),
                 )
             }
+            // « Jouer en ligne »: blocks, reports, the pools and the public lists.
+            Op::Conduct => {
+                let (code, token, _) = room(self, rng, None);
+                let seat = rng.below(7);
+                match rng.below(5) {
+                    0 => (
+                        post,
+                        "/api/me/blocks".into(),
+                        Some(json!({"room": code, "seat": seat})),
+                        token,
+                        String::new(),
+                    ),
+                    1 => (Method::DELETE, "/api/me/blocks".into(), None, token, code),
+                    2 => {
+                        let reason =
+                            *rng.pick(&["name", "stalling", "leaving", "cheating", "other", "x"]);
+                        let mut body = json!({"seat": seat, "reason": reason});
+                        if rng.one_in(2) {
+                            body["note"] = json!(name(rng));
+                        }
+                        let path = format!("/api/rooms/{code}/reports");
+                        (post, path, Some(body), token, String::new())
+                    }
+                    3 => (Method::GET, "/api/pools".into(), None, None, String::new()),
+                    _ => (Method::GET, "/api/public".into(), None, None, String::new()),
+                }
+            }
             Op::Misc => {
                 let (code, token, _) = room(self, rng, None);
                 let since = *rng.pick(&["0", "3", "-1", "", "x", "99999999999999999999"]);
@@ -943,6 +972,142 @@ impl Ws {
     }
 }
 
+/// The messages of `/ws/pools` (quick pairing), through the seeking socket's own code
+/// (`DetachedSeeker`): seeks of a few browsers in real, unknown and too many pools, with or
+/// without the CPU fill, mutated or oversized; cancels; pings. Every answer is a typed frame
+/// (`seeking`, `cancelled`, `pong`, `matched`, or an error with its code, never `internal`);
+/// seekers come and go (a closed socket), and the pools pair them meanwhile.
+pub struct PoolsWs {
+    world: World,
+    seekers: Vec<Option<dames_server::http::pools::DetachedSeeker>>,
+    /// Answers by kind: seeking, matched, typed errors.
+    seeking: u64,
+    matched: u64,
+    errors: u64,
+}
+
+impl PoolsWs {
+    pub(crate) fn new() -> Self {
+        Self {
+            world: World::new(),
+            seekers: (0..4).map(|_| None).collect(),
+            seeking: 0,
+            matched: 0,
+            errors: 0,
+        }
+    }
+
+    fn message(rng: &mut Rng) -> Value {
+        const POOLS: &[&str] = &[
+            "draughts10-live",
+            "draughts8-turn",
+            "cc3-intl-live",
+            "cc4-intl-turn",
+            "cc2-jp-live",
+            "cc6-intl-live",
+            "cc5-intl-live",
+            "",
+        ];
+        match rng.below(8) {
+            0 => json!({"type": "cancel"}),
+            1 => json!({"type": "ping"}),
+            _ => {
+                let n = if rng.one_in(20) { 9 } else { 1 + rng.below(3) };
+                let pools: Vec<&str> = (0..n).map(|_| *rng.pick(POOLS)).collect();
+                let mut seek = json!({"type": "seek", "name": name(rng), "pools": pools});
+                if rng.one_in(3) {
+                    let level = *rng.pick(&["facile", "normal", "expert", "god"]);
+                    let after = *rng.pick(&[10, 60, 300, 3, 100_000]);
+                    seek["cpu"] = json!({"level": level, "after": after});
+                }
+                seek
+            }
+        }
+    }
+}
+
+impl Target for PoolsWs {
+    fn name(&self) -> &'static str {
+        "pool messages (seeking socket)"
+    }
+
+    fn one(&mut self, rng: &mut Rng) {
+        self.world.maybe_refresh();
+        if self.world.served == 0 {
+            // A fresh world: the seekers of the old one go with it.
+            self.seekers.iter_mut().for_each(|s| *s = None);
+        }
+        let i = rng.below(self.seekers.len());
+        if rng.one_in(40) {
+            self.seekers[i] = None;
+            return;
+        }
+        let w = &mut self.world;
+        if self.seekers[i].is_none() {
+            let ip = IpAddr::V4(Ipv4Addr::new(203, 0, 113, 10 + i as u8));
+            let client = format!("{:032x}", 0xf00d_0000 + i);
+            match dames_server::http::pools::DetachedSeeker::new(&w.state, ip, &client) {
+                Ok(s) => self.seekers[i] = Some(s),
+                Err(err) => {
+                    let what = format!("a seeking socket refused: {err}");
+                    w.fail("pools socket".into(), what);
+                    return;
+                }
+            }
+        }
+        let body = Self::message(rng);
+        let mut bytes = match rng.one_in(3) {
+            true => serde_json::to_vec(&body).unwrap_or_default(),
+            false => mutated_json(rng, &body, 3),
+        };
+        if rng.one_in(200) {
+            bytes = vec![b'{'; 3000];
+        }
+        w.last = format!("seeker {i} message {:?}", String::from_utf8_lossy(&bytes));
+        let Some(seeker) = self.seekers[i].as_mut() else {
+            return;
+        };
+        let answers = w.rt.block_on(async {
+            let answers = seeker.answer(&bytes).await;
+            // The matcher runs between messages, as it would between a socket's frames.
+            for _ in 0..4 {
+                tokio::task::yield_now().await;
+            }
+            answers
+        });
+        for answer in answers {
+            let kind = answer["type"].as_str().unwrap_or("");
+            match kind {
+                "seeking" => self.seeking += 1,
+                "matched" => self.matched += 1,
+                "error" => self.errors += 1,
+                _ => {}
+            }
+            let typed = matches!(kind, "seeking" | "cancelled" | "pong" | "matched")
+                || (kind == "error" && answer["code"].is_string());
+            if !typed || answer["code"] == "internal" {
+                let what = format!("{}: {answer}", w.last);
+                w.fail(format!("pools {}", answer["code"]), what);
+            }
+        }
+    }
+
+    fn last_input(&self) -> String {
+        self.world.last.clone()
+    }
+
+    fn failures(&self) -> (u64, Option<String>) {
+        (self.world.failures, self.world.first_failure.clone())
+    }
+
+    fn depth(&self) -> String {
+        format!(
+            "{} seeks taken, {} typed errors, {} matches told",
+            self.seeking, self.errors, self.matched
+        )
+    }
+}
+
 fn json_request(method: Method, path: &str, body: &Value, token: Option<String>) -> Request<Body> {
     let mut req = Request::builder()
         .method(method)
@@ -1001,6 +1166,23 @@ impl Target for Ws {
             8 => {
                 let (code, token, _) = w.some_room(rng, None).unwrap_or_default();
                 (code, token, json!({"type": "rematch", "ready": true}))
+            }
+            9 if rng.one_in(3) => {
+                let (code, token, _) = w.some_room(rng, None).unwrap_or_default();
+                let phrase = *rng.pick(&[
+                    "hello",
+                    "good_game",
+                    "well_played",
+                    "thanks",
+                    "oops",
+                    "rematch",
+                    "insult",
+                ]);
+                (
+                    code,
+                    token,
+                    json!({"type": "phrase", "id": "s1", "phrase": phrase}),
+                )
             }
             9 if rng.one_in(2) => {
                 let (code, token, _) = w.some_room(rng, None).unwrap_or_default();

@@ -6,7 +6,10 @@
 //!
 //! - [`app::Http`]: HTTP requests through the router (every route, middleware, extractor and
 //!   handler; rooms and an in-memory store behind), while playing real games;
-//! - [`app::Ws`]: WebSocket client messages through a session's own reading and handling code;
+//! - [`app::Ws`]: WebSocket client messages through a session's own reading and handling code
+//!   (moves, resignations, draws, rematches, away, preset phrases);
+//! - [`app::PoolsWs`]: the messages of `/ws/pools` (quick pairing) through the seeking socket's
+//!   own code, from a few browsers that come and go while the pools pair them;
 //! - [`parsers`]: move inputs of both games on live positions, settings and rules, names and
 //!   texts, request headers, room codes, seat tokens and push endpoints, and the engines' text
 //!   formats (draughts FEN and PDN, Chinese checkers position files), the draughts position
@@ -43,6 +46,7 @@ pub const TARGETS: &[(&str, u64)] = &[
     ("Chinese checkers positions", 10),
     ("HTTP requests (router)", 5),
     ("WebSocket messages (session)", 3),
+    ("pool messages (seeking socket)", 3),
 ];
 
 fn make(name: &str, rng: &mut Rng) -> Option<Box<dyn Target>> {
@@ -57,6 +61,7 @@ fn make(name: &str, rng: &mut Rng) -> Option<Box<dyn Target>> {
         "Chinese checkers positions" => Box::new(parsers::CcPosition::new()),
         "HTTP requests (router)" => Box::new(app::Http::new()),
         "WebSocket messages (session)" => Box::new(app::Ws::new()),
+        "pool messages (seeking socket)" => Box::new(app::PoolsWs::new()),
         _ => return None,
     })
 }
