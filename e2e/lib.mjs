@@ -25,16 +25,18 @@ export function serverBin() {
 
 /**
  * Starts `dames serve` on a random port with a fresh database; resolves with its base URL.
- * DAMES_URL skips this and uses a server already running (development).
+ * DAMES_URL skips this and uses a server already running (development), unless `args` asks for
+ * options of its own (e.g. short pool clocks): such a server is always started here.
+ * @param {{args?: string[]}} [opts]
  */
-export async function startServer() {
-  if (process.env.DAMES_URL) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
+export async function startServer({ args = [] } = {}) {
+  if (process.env.DAMES_URL && !args.length) return { base: process.env.DAMES_URL.replace(/\/$/, ''), stop: async () => {}, restart: null };
   const bin = serverBin();
   const dir = mkdtempSync(join(tmpdir(), 'dames-e2e-'));
   const db = join(dir, 'dames.db');
   let child = null;
   const spawnServer = (addr) => new Promise((ok, fail) => {
-    child = spawn(bin, ['serve', '--addr', addr, '--db', db], {
+    child = spawn(bin, ['serve', '--addr', addr, '--db', db, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
     });

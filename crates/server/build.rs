@@ -516,6 +516,7 @@ const ONLINE_ONLY: &[&str] = &[
     "js/clock.js",
     "js/phrases.js",
     "js/public.js",
+    "js/featured.js",
 ];
 
 /// What the service worker precaches: the page and every hashed file but the stylesheets (inlined

@@ -1,7 +1,9 @@
 // « Jouer en ligne » (issue 20, quick pairing): two strangers pair for 10×10 draughts in one tap
-// each and land on the board (a phone and a desktop); three people and a CPU fill a 4-player
-// Chinese checkers pool after the wait; a blocked browser is never paired again with its blocker.
-import { assert, equal, newPerson, shot, until } from '../lib.mjs';
+// each and land on the board (a phone and a desktop); two strangers pair on a server whose pools
+// have a short clock, play a move each against it, and see the flag fall on both sides; three
+// people and a CPU fill a 4-player Chinese checkers pool after the wait; a blocked browser is
+// never paired again with its blocker.
+import { assert, equal, moveCount, newPerson, playAnyMove, shot, startServer, toMove, until } from '../lib.mjs';
 
 /** The room code of the page's address (a started game shows no invitation). @param {import('playwright-core').Page} page */
 function roomCode(page) {
@@ -47,6 +49,50 @@ test('online: two strangers pair for 10×10 draughts in one tap each (phone and 
   await desk.page.locator('[data-testid=players] .player.mine').waitFor();
   await shot(desk.page, '95-online-board-desktop');
   equal(phone.page.errors.concat(desk.page.errors).length, 0, 'no script error');
+});
+
+test('online: two strangers pair with a clock, play a move each, and a flag falls on both sides', async ({ browser, track }) => {
+  // A server of its own whose live draughts pools have a 10 s + 1 s clock (an operator's
+  // option, `--pool-clock-draughts`): the suite's server keeps the default 5 min + 3 s.
+  const server = await startServer({ args: ['--pool-clock-draughts', '10s+1s'] });
+  try {
+    const base = server.base;
+    const phone = await newPerson(browser, { name: 'Yasmine', phone: true });
+    const desk = await newPerson(browser, { name: 'Théo', laptop: true });
+    track(phone.ctx);
+    track(desk.ctx);
+    // The clock is shown before joining, as the operator set it.
+    await phone.page.goto(base + '/');
+    const rule = phone.page.locator('[data-testid=online-clocks]');
+    await rule.scrollIntoViewIfNeeded();
+    await until(async () => (await rule.textContent() || '').includes('10 s + 1 s'), 'the pools’ clock shown before joining');
+    await seek(phone.page, base, 'draughts10-live');
+    await seek(desk.page, base, 'draughts10-live');
+    const [a, b] = [phone.page, desk.page];
+    for (const p of [a, b]) {
+      await p.waitForURL(/\/r\/[A-Z0-9]{6}$/);
+      await p.locator('svg.board-draughts').waitFor();
+      await until(async () => (await p.locator('[data-testid=clocks] .clock').count()) === 2, 'a clock per seat');
+    }
+    equal(roomCode(a), roomCode(b), 'one room');
+    // A move each, within the clock.
+    for (let i = 0; i < 2; i++) {
+      const mover = await toMove(a, b);
+      equal(await mover.locator('[data-testid=clocks] .clock.running.mine').count(), 1, 'the mover’s own clock runs');
+      await playAnyMove(mover);
+      await until(async () => (await moveCount(a)) === i + 1 && (await moveCount(b)) === i + 1, `both see move ${i + 1}`);
+    }
+    // Then nobody moves: the flag of the side to move falls, and both results say so.
+    const mover = await toMove(a, b);
+    const other = mover === a ? b : a;
+    await mover.locator('[data-testid=result-reason]', { hasText: 'votre pendule est tombée' }).waitFor({ timeout: 20000 });
+    await other.locator('[data-testid=result-reason]', { hasText: 'Temps écoulé' }).waitFor();
+    await other.locator('[data-testid=result] h2', { hasText: 'Vous avez gagné' }).waitFor();
+    await shot(mover, '95-online-flag');
+    equal(a.errors.concat(b.errors).length, 0, 'no script error');
+  } finally {
+    await server.stop();
+  }
 });
 
 test('online: cancel, then three people and a CPU fill a 4-player Chinese checkers pool', async ({ base, browser, track }) => {

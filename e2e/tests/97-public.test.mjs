@@ -94,6 +94,25 @@ test('public: a spectator watches a public game from the list and sees a move ar
   await playAnyMove(mover, { tap: mover === bo.page });
   await until(async () => (await moveCount(dee.page)) === before + 1, 'the spectator sees the move arrive');
 
+  // The featured game (the most watched: Dee watches this one) is drawn small on the home page
+  // of a fourth browser, and follows the game.
+  const eve = await newPerson(browser, { name: 'Eve', phone: true });
+  track(eve.ctx);
+  await eve.page.goto(base + '/');
+  const featured = eve.page.locator(`[data-testid=public-watch] .public-featured[data-code="${code}"]`);
+  await featured.waitFor();
+  await featured.scrollIntoViewIfNeeded();
+  const mini = featured.locator('[data-testid=featured-board] svg.featured-board');
+  await mini.waitFor();
+  equal(await mini.locator('.piece').count(), 40, 'the featured game’s position is drawn');
+  equal(Number(await mini.getAttribute('data-moves')), before + 1, 'as it is now');
+  assert((await mini.getAttribute('aria-label') || '').includes('coup'), 'the small board has a name');
+  const next = await toMove(ana.page, bo.page);
+  await playAnyMove(next, { tap: next === bo.page });
+  await until(async () => Number(await featured.locator('svg.featured-board').getAttribute('data-moves')) === before + 2,
+    'the featured board follows the game');
+  await shot(eve.page, '97-phone-featured-board');
+
   // A phrase: a bubble by Ana's name for Bo and Dee, and a polite announcement.
   await ana.page.locator('[data-testid=phrase-bar] [data-phrase=hello]').click();
   for (const page of [bo.page, dee.page]) {
@@ -123,7 +142,7 @@ test('public: a spectator watches a public game from the list and sees a move ar
   await bo.page.locator('dialog input[name=report-reason][value=stalling]').check();
   await bo.page.locator('dialog [data-value=send]').click();
   await bo.page.locator('#toasts .toast', { hasText: 'Signalement envoyé' }).waitFor();
-  for (const p of [ana, bo, dee]) equal(p.page.errors.length, 0, 'no script error');
+  for (const p of [ana, bo, dee, eve]) equal(p.page.errors.length, 0, 'no script error');
 });
 
 test('public: « Ne plus jouer avec cette personne » asks first, then the server acknowledges it', async ({ base, browser, track }) => {

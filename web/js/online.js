@@ -12,6 +12,7 @@ import { fill, h, toast } from './dom.js';
 import { errorText, t, tn } from './i18n.js';
 import { askName } from './name.js';
 import { loadRoom, navigate } from './router.js';
+import { clockKey, clockLabel } from './settings.js';
 
 /** @typedef {'live'|'turn'} Pace */
 /** @typedef {{pool: string, count: number, waiting: {name: string, waited_ms: number}[]}} Waiting */
@@ -36,6 +37,22 @@ function duration(ms) {
   const s = Math.max(0, Math.round(ms / 1000));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')}`;
 }
+
+/**
+ * The clocks of the live pools, as the server's operator set them: they come with the public
+ * lists (`GET /api/public`, `pool_clocks`), which public.js reads for the same section and
+ * tells here (event `dames:pool-clocks`), so that the section costs no request of its own.
+ * @type {{draughts: string, cc: string}|null}
+ */
+let clocks = null;
+/** @type {(() => void)|null} */
+let onClocks = null;
+document.addEventListener('dames:pool-clocks', (e) => {
+  const c = /** @type {CustomEvent} */ (e).detail;
+  if (!c || !c.draughts || !c.cc) return;
+  clocks = { draughts: clockLabel(clockKey(c.draughts)), cc: clockLabel(clockKey(c.cc)) };
+  onClocks?.();
+});
 
 /** The seeking socket and what it knows; one per page. */
 const state = {
@@ -187,8 +204,12 @@ export function onlineSection() {
   rule();
   const paceRow = h('div', { class: 'segmented', role: 'radiogroup', 'aria-label': t('online_pace') },
     (/** @type {Pace[]} */ (['live', 'turn'])).map((p) => h('label', { class: 'seg' },
-      h('input', { type: 'radio', name: 'online-pace', value: p, checked: p === pace, 'data-pace': p, onchange: () => { pace = p; drawPools(); } }),
+      h('input', { type: 'radio', name: 'online-pace', value: p, checked: p === pace, 'data-pace': p, onchange: () => { pace = p; drawPools(); drawClocks(); } }),
       h('span', null, t(p === 'live' ? 'online_live' : 'online_turn')))));
+  const clockRule = h('p', { class: 'muted small', 'data-testid': 'online-clocks' });
+  const drawClocks = () => fill(clockRule,
+    pace === 'turn' ? t('online_turn_rule') : (clocks ? t('online_clocks', clocks) : null));
+  onClocks = () => { if (clockRule.isConnected) drawClocks(); };
   const drawPools = () => fill(pools,
     h('div', { class: 'online-game' },
       h('h3', null, t('dr_name')),
@@ -217,7 +238,7 @@ export function onlineSection() {
   const section = h('section', { class: 'card online-card', id: 'online', 'aria-labelledby': 'online-title', 'data-testid': 'online' },
     h('h2', { id: 'online-title' }, t('online_title')),
     h('p', { class: 'muted small' }, t('online_intro')),
-    paceRow, pools,
+    paceRow, clockRule, pools,
     h('div', { class: 'online-cpu field' },
       h('label', { for: 'online-cpu' }, cpu, ' ', t('online_cpu_fill')), ' ',
       h('label', null, t('online_cpu_after'), ' ', after), ' ',
@@ -230,6 +251,7 @@ export function onlineSection() {
   };
   drawPools();
   drawPanel();
+  drawClocks();
   const clock = setInterval(() => {
     if (!section.isConnected) {
       clearInterval(clock);

@@ -32,11 +32,17 @@ export function publicSection() {
     const featured = lists.watch.find((g) => g.code === lists.featured);
     const rest = lists.watch.filter((g) => g !== featured);
     fill(watch, lists.watch.length
-      ? [featured ? gameToWatch(featured, true) : null, ...rest.map((g) => gameToWatch(g, false))]
+      ? [featured ? gameToWatch(featured, true, mini) : null, ...rest.map((g) => gameToWatch(g, false, mini))]
       : h('li', { class: 'muted small public-empty' }, t('public_watch_empty')));
     el.dataset.loaded = 'true';
+    if (featured) mini.show(featured);
   };
-  request('GET', '/api/public').then(show).catch(() => {});
+  const mini = miniBoard(el);
+  request('GET', '/api/public').then((/** @type {Lists & {pool_clocks?: any}} */ lists) => {
+    // The clocks of the live pools, for the « Jouer en ligne » section (online.js).
+    if (lists.pool_clocks) document.dispatchEvent(new CustomEvent('dames:pool-clocks', { detail: lists.pool_clocks }));
+    show(lists);
+  }).catch(() => {});
   follow(el, show);
   return el;
 }
@@ -111,11 +117,59 @@ function openTable(r) {
       onclick: () => join(r.code) }, t('public_join')));
 }
 
-/** A game to watch: opens the room's page as a spectator. @param {PublicRoom} r @param {boolean} featured */
-function gameToWatch(r, featured) {
+/**
+ * The featured game's small board: drawn once the section is on screen (featured.js, loaded
+ * then), kept while the game has not moved, redrawn when the lists say it did.
+ * @param {HTMLElement} section
+ */
+function miniBoard(section) {
+  const box = h('div', { class: 'featured-box', 'data-testid': 'featured-board' });
+  let seen = typeof IntersectionObserver === 'undefined';
+  /** @type {PublicRoom|null} */
+  let wanted = null;
+  let drawn = '';
+  const draw = async () => {
+    const r = wanted;
+    if (!seen || !r) return;
+    const key = `${r.code}:${r.moves ?? 0}`;
+    if (key === drawn) return;
+    drawn = key;
+    try {
+      const { featuredBoard } = await import('./featured.js');
+      const svg = await featuredBoard(r.code);
+      if (drawn === key) fill(box, svg);
+    } catch {
+      drawn = '';
+    }
+  };
+  if (!seen) {
+    const watcher = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      watcher.disconnect();
+      seen = true;
+      draw();
+    });
+    watcher.observe(section);
+  }
+  return {
+    box,
+    /** @param {PublicRoom} r */
+    show(r) {
+      wanted = r;
+      draw();
+    },
+  };
+}
+
+/**
+ * A game to watch: opens the room's page as a spectator.
+ * @param {PublicRoom} r @param {boolean} featured @param {{box: HTMLElement}} mini the featured game's board
+ */
+function gameToWatch(r, featured, mini) {
   const players = r.seats.filter((s) => s.kind !== 'empty').map(seatName);
   const game = t(r.game === 'cc' ? 'cc_name' : 'dr_name');
   return h('li', { class: `public-item${featured ? ' public-featured' : ''}`, 'data-code': r.code, 'data-key': r.code },
+    featured ? mini.box : null,
     h('div', { class: 'public-main' },
       featured ? h('span', { class: 'tag public-tag' }, t('public_featured')) : null,
       h('strong', null, headline(r)),

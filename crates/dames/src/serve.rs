@@ -6,8 +6,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use dames_room::clock::ClockSettings;
 use dames_server::net::client_ip::Cidr;
 use dames_server::{AppState, Config};
+use serde_json::json;
 
 /// Options of `dames serve`.
 #[derive(clap::Parser)]
@@ -92,6 +94,14 @@ pub struct Args {
     /// default: the cores available but one, at least one.
     #[arg(long)]
     pub cpu_workers: Option<usize>,
+    /// The clock of the live draughts pools of « Jouer en ligne » (quick pairing): base and
+    /// increment, e.g. `5m+3s`, `3m+2s`, `10m+5s`.
+    #[arg(long, default_value = "5m+3s", value_parser = parse_fischer)]
+    pub pool_clock_draughts: ClockSettings,
+    /// The clock of the live Chinese checkers pools: the time of a move and the reserve, e.g.
+    /// `30s/60s`.
+    #[arg(long, default_value = "30s/60s", value_parser = parse_per_move)]
+    pub pool_clock_cc: ClockSettings,
     /// Serve `GET /metrics` (Prometheus text format, docs/operations.md) on this address, e.g.
     /// `127.0.0.1:9100`: an address of its own, never the public one. Default: no metrics.
     #[arg(long, env = "DAMES_METRICS_LISTEN")]
@@ -120,6 +130,36 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
         _ => return Err(format!("unknown unit {unit:?}: ms, s, m, h or d")),
     };
     Ok(Duration::from_millis(n.saturating_mul(ms)))
+}
+
+/// A Fischer clock, `BASE+INCREMENT` (`5m+3s`), in the range a room's setting accepts.
+pub(crate) fn parse_fischer(text: &str) -> Result<ClockSettings, String> {
+    let (base, increment) = (text.split_once('+'))
+        .ok_or_else(|| format!("not a clock: {text:?} (base+increment, e.g. 5m+3s)"))?;
+    checked_clock(json!({
+        "kind": "fischer",
+        "base_ms": millis(parse_duration(base)?),
+        "increment_ms": millis(parse_duration(increment)?),
+    }))
+}
+
+/// A per-move clock, `MOVE/RESERVE` (`30s/60s`), in the range a room's setting accepts.
+pub(crate) fn parse_per_move(text: &str) -> Result<ClockSettings, String> {
+    let (per_move, reserve) = (text.split_once('/'))
+        .ok_or_else(|| format!("not a clock: {text:?} (move/reserve, e.g. 30s/60s)"))?;
+    checked_clock(json!({
+        "kind": "per_move",
+        "move_ms": millis(parse_duration(per_move)?),
+        "reserve_ms": millis(parse_duration(reserve)?),
+    }))
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn checked_clock(value: serde_json::Value) -> Result<ClockSettings, String> {
+    ClockSettings::parse("clock", &value).map_err(|d| d.message.clone())
 }
 
 impl Args {
@@ -154,6 +194,10 @@ impl Args {
         config.network.max_connections_per_ip = self.max_connections_per_ip.max(1);
         config.network.max_websockets_per_ip = self.max_websockets_per_ip.max(1);
         config.limits.enabled = !self.no_rate_limits;
+        config.pools.clocks = dames_server::pools::spec::PoolClocks {
+            draughts: self.pool_clock_draughts,
+            cc: self.pool_clock_cc,
+        };
         if let Some(workers) = self.cpu_workers {
             config.cpu_workers = workers.clamp(1, 64);
         }
@@ -313,6 +357,50 @@ mod tests {
         let two = Args::try_parse_from(["serve", "--cpu-workers", "2"]).unwrap();
         assert_eq!(two.config().cpu_workers, 2);
         assert!(Args::try_parse_from(["serve", "--trusted-proxy", "10.0.0.0/99"]).is_err());
+    }
+
+    #[test]
+    fn pool_clocks_parse_and_are_checked_like_a_rooms_setting() {
+        assert_eq!(
+            parse_fischer("5m+3s"),
+            Ok(ClockSettings::Fischer {
+                base_ms: 300_000,
+                increment_ms: 3_000
+            })
+        );
+        assert_eq!(
+            parse_per_move("30s/60s"),
+            Ok(ClockSettings::PerMove {
+                move_ms: 30_000,
+                reserve_ms: 60_000
+            })
+        );
+        assert!(parse_fischer("5m").is_err());
+        assert!(parse_fischer("500ms+0").is_err(), "below the 1 s base");
+        assert!(parse_fischer("5m+2m").is_err(), "increment over a minute");
+        assert!(parse_per_move("30s+60s").is_err());
+        let args = <Args as clap::Parser>::parse_from([
+            "serve",
+            "--pool-clock-draughts",
+            "4s+0",
+            "--pool-clock-cc",
+            "2s/1s",
+        ]);
+        let clocks = args.config().pools.clocks;
+        assert_eq!(
+            clocks.draughts,
+            ClockSettings::Fischer {
+                base_ms: 4_000,
+                increment_ms: 0
+            }
+        );
+        assert_eq!(
+            clocks.cc,
+            ClockSettings::PerMove {
+                move_ms: 2_000,
+                reserve_ms: 1_000
+            }
+        );
     }
 
     #[test]

@@ -533,3 +533,32 @@ async fn two_nodes_share_the_lists_the_spectators_and_the_phrases() {
     );
     drop(bo);
 }
+
+#[tokio::test]
+async fn the_lists_carry_the_clocks_of_the_live_pools_as_the_operator_set_them() {
+    use dames_room::clock::ClockSettings;
+    let server = Server::start_with(|c| {
+        c.pools.clocks.draughts = ClockSettings::Fischer {
+            base_ms: 180_000,
+            increment_ms: 2_000,
+        };
+    })
+    .await;
+    let clocks = lists(&server.client()).await["pool_clocks"].clone();
+    assert_eq!(
+        clocks,
+        json!({
+            "draughts": {"kind": "fischer", "base_ms": 180_000, "increment_ms": 2_000},
+            "cc": {"kind": "per_move", "move_ms": 30_000, "reserve_ms": 60_000},
+        })
+    );
+    let pools = server.client().get("/api/pools").await.ok();
+    let live = (pools["pools"].as_array().unwrap().iter())
+        .find(|p| p["id"] == "draughts10-live")
+        .unwrap();
+    assert_eq!(live["clock"], clocks["draughts"]);
+    let turn = (pools["pools"].as_array().unwrap().iter())
+        .find(|p| p["id"] == "draughts10-turn")
+        .unwrap();
+    assert_eq!(turn["clock"], json!({"kind": "none"}));
+}

@@ -33,9 +33,15 @@ pub fn router() -> Router<AppState> {
         .route("/public/events", get(feed))
 }
 
-/// `GET /api/public`: `{"open": [table], "watch": [game], "featured": code|null}`.
+/// `GET /api/public`: `{"open": [table], "watch": [game], "featured": code|null,
+/// "pool_clocks": {"draughts": clock, "cc": clock}}`: the lists, and the clocks of the live
+/// pools that « Jouer en ligne » shows before anyone taps (one request for the whole section).
 async fn lists(State(state): State<AppState>) -> Result<Response, AppError> {
-    let json = state.public.current().await?;
+    let lists = state.public.current().await?;
+    let mut json: serde_json::Value =
+        serde_json::from_str(&lists).map_err(|e| AppError::internal("public", e))?;
+    let clocks = state.pools.clocks();
+    json["pool_clocks"] = serde_json::json!({"draughts": clocks.draughts, "cc": clocks.cc});
     Ok((
         [
             (header::CONTENT_TYPE, "application/json"),
