@@ -1,7 +1,8 @@
 //! Three `dames serve` nodes on one PostgreSQL and one Redis (docs/cluster.md): players on
 //! different nodes play together live and a spectator on a third node follows; a node killed with
 //! SIGKILL loses no acknowledged move and its clients go on with another node; the same move sent
-//! to two nodes at once is applied once.
+//! to two nodes at once is applied once; a seat-transfer link made through one node moves the
+//! seat through another.
 #![cfg(feature = "server")]
 
 mod common;
@@ -118,6 +119,37 @@ async fn players_on_two_nodes_play_a_whole_game_of_each_kind_live_and_a_third_no
     assert_eq!(end["status"], "finished", "{end}");
     common::client::assert_decided(&end);
     assert!(moves(&end) > 20, "{end}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_transfer_link_made_through_one_node_moves_the_seat_through_another() {
+    let cluster = Cluster::start(2);
+    let mut ana = cluster.client(0);
+    ana.create(json!({"game": "draughts", "name": "Ana"})).await;
+    let code = ana.code.clone().unwrap();
+    let mut bo = cluster.client(1);
+    bo.join(&code, "Bo").await;
+    ana.start().await;
+    // Node 1 holds the room too (Bo plays through it) when Ana asks node 0 for a link.
+    assert_eq!(bo.room().await["status"], "playing");
+    let link = ana.act("transfer", json!({})).await.ok();
+    let (_, token) = link["url"]
+        .as_str()
+        .unwrap()
+        .split_once("#transfer=")
+        .unwrap();
+    let mut phone = cluster.client(1);
+    phone.code = Some(code.clone());
+    let answer = phone
+        .act("transfer/claim", json!({"token": token}))
+        .await
+        .ok();
+    assert_eq!(answer["seat"], 0);
+    phone.token = answer["token"].as_str().map(str::to_owned);
+    // The seat is the phone's on both nodes; Ana's old token is nobody's.
+    let moved = on_node(&cluster, 0, &phone).room().await;
+    assert_eq!(moved["you"], 0);
+    assert_eq!(ana.room().await["you"], Value::Null);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -85,10 +85,10 @@ pub struct Seat {
     pub elsewhere: bool,
     /// A person's seat played by a CPU of this level until they come back ("Away players").
     pub stand_in: Option<Level>,
-    /// When the last connection of this seat closed (Unix ms; memory only: `None` since the
-    /// room was loaded, or while connected).
+    /// When the last connection of this seat closed (Unix ms; `None` while connected, or never
+    /// seen leaving). No event: stored with the seat's row by the server when it matters.
     pub away_since: Option<i64>,
-    /// A pending one-time link moving this seat to another browser (memory only).
+    /// A pending one-time link moving this seat to another browser (stored with the seat's row).
     pub transfer: Option<Transfer>,
 }
 

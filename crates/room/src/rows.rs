@@ -27,6 +27,16 @@ pub struct SeatRow {
     pub token_hash: Option<Vec<u8>>,
     pub client: Option<String>,
     pub ready: bool,
+    /// When the seat's last connection closed (Unix ms), while it has none: the away clock,
+    /// kept across a restart and read by every node (docs/storage.md).
+    #[serde(default)]
+    pub away_since: Option<i64>,
+    /// A pending link moving the seat to another browser: the SHA-256 of its token…
+    #[serde(default)]
+    pub transfer_hash: Option<Vec<u8>>,
+    /// …and when it stops working (Unix ms).
+    #[serde(default)]
+    pub transfer_expires_at: Option<i64>,
 }
 
 /// An `actions` row: one entry of a game's log.

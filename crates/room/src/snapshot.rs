@@ -9,7 +9,7 @@ use dames_ai::Level;
 
 use crate::game::{GameKind, GameState};
 use crate::protocol::MoveRecord;
-use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status};
+use crate::room::{Action, Occupant, Play, Room, Seat, Settings, Status, Transfer};
 use crate::rows::{ActionRow, GameRow, RoomRow, RoomState, SeatRow, StoredRoom};
 
 impl Room {
@@ -97,6 +97,9 @@ impl Room {
                     token_hash: None,
                     client: None,
                     ready: seat.ready,
+                    away_since: seat.away_since,
+                    transfer_hash: seat.transfer.as_ref().map(|t| t.hash.to_vec()),
+                    transfer_expires_at: seat.transfer.as_ref().map(|t| t.expires_at),
                 };
                 match &seat.occupant {
                     Occupant::Empty => {}
@@ -226,15 +229,21 @@ impl Room {
     }
 
     /// Keeps what only this node's memory knows of `old` seats (who is connected here or
-    /// elsewhere; for a seat whose occupant stays, since when it is away and a pending
-    /// transfer) on these seats, just read from the store.
+    /// elsewhere) on these seats, just read from the store; for a seat whose occupant stays,
+    /// the away clock this node saw start (else the stored one; none while connected) and its
+    /// pending transfer if the store has none.
     pub fn keep_memory_of(&mut self, old: &[Seat]) {
         for (seat, old) in self.seats.iter_mut().zip(old) {
             seat.connections = old.connections;
             seat.elsewhere = old.elsewhere;
             if seat.occupant == old.occupant {
-                seat.away_since = old.away_since;
-                seat.transfer = old.transfer.clone();
+                seat.away_since = old.away_since.or(seat.away_since);
+                if seat.transfer.is_none() {
+                    seat.transfer.clone_from(&old.transfer);
+                }
+            }
+            if seat.online() {
+                seat.away_since = None;
             }
         }
     }
@@ -283,8 +292,19 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
         connections: 0,
         elsewhere: false,
         stand_in,
-        away_since: None,
-        transfer: None,
+        // The away clock and a pending transfer: stored with the seat (they survive a restart
+        // and are the same on every node). A person's only.
+        away_since: row.away_since.filter(|_| row.kind == "human"),
+        transfer: match (&row.transfer_hash, row.transfer_expires_at) {
+            (Some(hash), Some(expires_at)) if row.kind == "human" => Some(Transfer {
+                hash: hash
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| "bad transfer hash")?,
+                expires_at,
+            }),
+            _ => None,
+        },
     })
 }
 

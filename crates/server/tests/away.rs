@@ -296,3 +296,42 @@ async fn the_host_frees_the_seat_of_the_player_who_left_and_the_room_goes_back_t
     );
     assert_eq!(room["seats"][1]["name"], "Cy");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_away_clock_is_kept_across_a_restart() {
+    // Ana (to move) keeps her page open for most of her turn and leaves just before the server
+    // restarts: after it she has been away since she left, not since her turn began.
+    let server = Server::start().await;
+    let settings = json!({"away_after": 5, "cpu_ms": 50});
+    let (ana, mut bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana", "settings": settings}))
+        .await;
+    let mut ana_ws = ana.ws(0).await;
+    ana_ws.until("state").await;
+    let started = Instant::now();
+    assert_eq!(ana.start().await["play"]["to_move"], 0);
+    wait_until(started, 3).await;
+    drop(ana_ws);
+    let left = Instant::now();
+    // The close is counted and its clock stored (in a task of its own), then the restart.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let server = server.restart(|_| {}).await;
+    bo.base.clone_from(&server.base);
+    // More than `away_after` since her turn began, not since she left: too early.
+    wait_until(started, 5).await;
+    let early = bo.act("away", json!({"seat": 0, "action": "cpu"})).await;
+    early.expect_error(409, "not_away");
+    let wait = early.body["error"]["detail"]["wait_ms"].as_i64().unwrap();
+    let since_left = i64::try_from(left.elapsed().as_millis()).unwrap();
+    assert!(
+        (wait - (5_000 - since_left)).abs() < 400,
+        "{wait} ms left, {since_left} ms after she left"
+    );
+    // Five seconds after she left: her seat goes to a CPU.
+    tokio::time::sleep_until((left + Duration::from_millis(5_300)).into()).await;
+    let room = bo
+        .act("away", json!({"seat": 0, "action": "cpu"}))
+        .await
+        .ok();
+    assert_eq!(room["seats"][0]["stand_in"], "normal", "{room}");
+}

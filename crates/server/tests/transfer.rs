@@ -97,3 +97,36 @@ async fn a_one_time_link_moves_the_seat_and_the_old_token_stops_working() {
         "the refused claim changed nothing"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_made_before_a_restart_moves_the_seat_after_it_and_only_once() {
+    let server = Server::start().await;
+    let (ana, _bo) = server
+        .ana_and_bo(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    let code = ana.code.clone().unwrap();
+    ana.start().await;
+    let link = ana.act("transfer", json!({})).await.ok();
+    let (_, token) = link["url"]
+        .as_str()
+        .unwrap()
+        .split_once("#transfer=")
+        .unwrap();
+    let token = token.to_owned();
+    let server = server.restart(|_| {}).await;
+    let mut phone = server.browser("0123456789abcdef0123456789abcdef");
+    phone.code = Some(code.clone());
+    let answer = phone
+        .act("transfer/claim", json!({"token": token}))
+        .await
+        .ok();
+    assert_eq!(answer["seat"], 0);
+    // Used: refused, after another restart too.
+    let server = server.restart(|_| {}).await;
+    let mut again = server.browser("fedcba9876543210fedcba9876543210");
+    again.code = Some(code);
+    again
+        .act("transfer/claim", json!({"token": token}))
+        .await
+        .expect_error(410, "invalid_transfer");
+}

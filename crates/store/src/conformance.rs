@@ -43,6 +43,9 @@ pub(super) fn seat(n: i64, client: &str) -> SeatRow {
         token_hash: Some(vec![7; 32]),
         client: Some(client.into()),
         ready: false,
+        away_since: None,
+        transfer_hash: None,
+        transfer_expires_at: None,
     }
 }
 
@@ -541,6 +544,47 @@ fn public_room(store: &dyn Store, code: &str, status: &str, public: bool, kinds:
     create(store, &r, seats);
 }
 
+pub(super) fn a_seats_away_clock_and_transfer_link_are_kept_and_written_alone(store: &dyn Store) {
+    // Written with a change…
+    let with_memory = SeatRow {
+        away_since: Some(1_500),
+        transfer_hash: Some(vec![9; 32]),
+        transfer_expires_at: Some(600_000),
+        ..seat(0, "c")
+    };
+    let r = room("SEATMM", "playing", 10);
+    create(store, &r, vec![with_memory.clone(), seat(1, "d")]);
+    let loaded = store.load("SEATMM").unwrap().unwrap();
+    assert_eq!(loaded.seats, vec![with_memory.clone(), seat(1, "d")]);
+    // …or alone, between changes: the room's version and the other columns stay.
+    let cleared = SeatRow {
+        away_since: None,
+        transfer_hash: None,
+        transfer_expires_at: None,
+        ..with_memory.clone()
+    };
+    let away = SeatRow {
+        away_since: Some(2_000),
+        ..seat(1, "d")
+    };
+    store
+        .save_seat_memory("SEATMM", &[cleared.clone(), away.clone()])
+        .unwrap();
+    let loaded = store.load("SEATMM").unwrap().unwrap();
+    assert_eq!(loaded.seats, vec![cleared, away.clone()]);
+    assert_eq!(loaded.room.state.version, r.state.version);
+    // A write for a seat taken by someone else since (another token) changes nothing.
+    let stale = SeatRow {
+        token_hash: Some(vec![1; 32]),
+        away_since: Some(9_999),
+        ..seat(1, "d")
+    };
+    store.save_seat_memory("SEATMM", &[stale]).unwrap();
+    assert_eq!(store.load("SEATMM").unwrap().unwrap().seats[1], away);
+    // An unknown room: nothing to do, no error.
+    store.save_seat_memory("NOROOM", &[seat(0, "c")]).unwrap();
+}
+
 pub(super) fn public_rooms_lists_only_public_rooms_of_a_status(store: &dyn Store) {
     public_room(store, "PUBAAA", "lobby", true, &["human", "empty"], 100);
     public_room(store, "PUBBBB", "lobby", true, &["human", "cpu"], 110); // full: not open
@@ -738,6 +782,7 @@ macro_rules! conformance {
                 feedback_is_listed_newest_first_and_deleted_by_its_author,
                 reports_are_counted_for_their_author_and_never_listed,
                 public_rooms_lists_only_public_rooms_of_a_status,
+                a_seats_away_clock_and_transfer_link_are_kept_and_written_alone,
                 who_played_a_game_is_known_from_the_commit_that_finished_it,
                 push_subscriptions_are_one_per_seat,
                 the_first_server_key_is_kept,

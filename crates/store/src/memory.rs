@@ -301,6 +301,22 @@ impl RoomStore for MemoryStore {
         Ok(())
     }
 
+    fn save_seat_memory(&self, code: &str, rows: &[SeatRow]) -> Result<(), StoreError> {
+        let mut mem = self.mem();
+        let Some(room) = mem.rooms.get_mut(code) else {
+            return Ok(());
+        };
+        for row in rows {
+            let stored = room.seats.iter_mut().find(|s| s.seat == row.seat);
+            if let Some(s) = stored.filter(|s| s.token_hash == row.token_hash) {
+                s.away_since = row.away_since;
+                s.transfer_hash.clone_from(&row.transfer_hash);
+                s.transfer_expires_at = row.transfer_expires_at;
+            }
+        }
+        Ok(())
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         Ok(())
     }

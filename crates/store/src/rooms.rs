@@ -166,6 +166,12 @@ pub trait RoomStore: Send + Sync + 'static {
     fn due(&self, cutoffs: Cutoffs) -> Result<Due, StoreError>;
     /// Deletes a room and everything in it (its seats, log, events, games, subscriptions).
     fn delete(&self, code: &str) -> Result<(), StoreError>;
+    /// Writes what seats hold between a room's changes — the away clock and a pending
+    /// transfer link (`SeatRow::away_since`, `transfer_hash`, `transfer_expires_at`) — for the
+    /// seats of `rows` whose stored occupant is the same person (the same seat token, so that a
+    /// late write never lands on a seat taken since): their other columns and the room's version
+    /// are not touched. A node writes it when it happens; every node reads it on load.
+    fn save_seat_memory(&self, code: &str, rows: &[SeatRow]) -> Result<(), StoreError>;
     /// Rooms where this `dames_client` holds a seat: (code, seat), newest first.
     fn rooms_of_client(&self, client: &str) -> Result<Vec<ClientRoom>, StoreError>;
     /// Makes what was deleted unreadable on disk too (after each retention sweep): the

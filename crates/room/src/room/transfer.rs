@@ -1,8 +1,8 @@
 //! Continue on another device (issue 11 item 1, docs/protocol.md "Continue on another device"):
 //! a seated person asks for a one-time link (and its QR code) that moves their seat to another
 //! browser. The link's token is 128 bits from the OS's generator; the room keeps only its
-//! SHA-256 with its expiry ([`TRANSFER_TTL_MS`]), in memory, one per seat (a new link replaces
-//! the last one); it is compared in constant time against every seat and works once. Claiming it
+//! SHA-256 with its expiry ([`TRANSFER_TTL_MS`]), one per seat (a new link replaces the last
+//! one), which the server stores with the seat (`SeatRow::transfer_hash`) before answering; it is compared in constant time against every seat and works once. Claiming it
 //! gives the new browser a new seat token and makes the old one worthless at once (event
 //! `moved`: the old page's socket is told and speaks as a spectator from then on).
 
@@ -14,7 +14,7 @@ use crate::token;
 /// How long a link to move a seat stays valid (ms).
 pub const TRANSFER_TTL_MS: i64 = 10 * 60 * 1000;
 
-/// A pending link to move a seat (memory only).
+/// A pending link to move a seat (no event: stored with the seat's row, not in the log).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Transfer {
     /// SHA-256 of the link's token.
@@ -25,7 +25,8 @@ pub struct Transfer {
 
 impl Room {
     /// `seat`'s person asks for a link to move their seat: the token (to put in the link) and
-    /// when it expires. Replaces the seat's earlier link. Memory only: no event, nothing stored.
+    /// when it expires. Replaces the seat's earlier link. No event: the server stores it with
+    /// the seat (`RoomStore::save_seat_memory`) before giving the link.
     ///
     /// # Errors
     /// `not_seated` if no person sits there.

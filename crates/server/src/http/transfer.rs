@@ -16,6 +16,7 @@ use crate::error::{AppError, Detail, RoomError};
 use crate::qr;
 use crate::ratelimit::Action as Limit;
 use crate::state::AppState;
+use dames_room::room::{Change, Room};
 
 /// The routes.
 pub fn router() -> Router<AppState> {
@@ -52,6 +53,8 @@ async fn offer(
             Ok((room.code.clone(), room.offer_transfer(seat, now)?))
         })
         .await?;
+    // Stored before it is given: the link works after a restart and through any node.
+    state.rooms.save_seat_memory(&cell).await?;
     let url = format!(
         "{}/r/{code}#transfer={token}",
         state.origin(caller.headers())
@@ -87,21 +90,26 @@ async fn claim(
     }
     let cell = lookup(&state, &caller, &code).await?;
     let client = caller.client.clone();
-    let (seat, token) = state
-        .rooms
-        .mutate(&cell, |room, ch, now| {
-            let held = seat_in(room, &caller)?;
-            let (seat, token) = room.claim_transfer(&body.token, &client, now, ch)?;
-            // A browser holding another seat of this room cannot take a second one.
-            if held.is_some_and(|h| h != seat) {
-                return Err(AppError::Room(RoomError::WrongState(Detail::state(
-                    "already_seated",
-                    "this browser already holds another seat of this room",
-                ))));
-            }
-            Ok((seat, token))
-        })
-        .await?;
+    let claim = |room: &mut Room, ch: &mut Change, now: i64| {
+        let held = seat_in(room, &caller)?;
+        let (seat, token) = room.claim_transfer(&body.token, &client, now, ch)?;
+        // A browser holding another seat of this room cannot take a second one.
+        if held.is_some_and(|h| h != seat) {
+            return Err(AppError::Room(RoomError::WrongState(Detail::state(
+                "already_seated",
+                "this browser already holds another seat of this room",
+            ))));
+        }
+        Ok((seat, token))
+    };
+    let (seat, token) = match state.rooms.mutate(&cell, claim).await {
+        // A link made through another node: this node's copy does not know it yet.
+        Err(AppError::Room(RoomError::InvalidTransfer)) => {
+            state.rooms.read_transfers(&cell).await?;
+            state.rooms.mutate(&cell, claim).await?
+        }
+        answer => answer?,
+    };
     let room = cell.room.lock().await;
     Ok(seat_answer(
         &state,

@@ -19,6 +19,7 @@ mod phrases;
 mod presence;
 mod presence_cluster;
 pub mod public;
+mod seats;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -98,6 +99,8 @@ pub struct RoomCell {
     pub(crate) spectators: std::sync::atomic::AtomicU32,
     /// The phrases each seat said lately, on this node (`phrases`).
     phrases: Mutex<HashMap<usize, dames_room::phrase::Budget>>,
+    /// Serialises the writes of the seats' away clocks and transfer links (`seats`).
+    seat_memory: tokio::sync::Mutex<()>,
 }
 
 impl RoomCell {
@@ -113,6 +116,7 @@ impl RoomCell {
             clock: Mutex::new(None),
             spectators: std::sync::atomic::AtomicU32::new(0),
             phrases: Mutex::new(HashMap::new()),
+            seat_memory: tokio::sync::Mutex::new(()),
         })
     }
 

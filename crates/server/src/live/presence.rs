@@ -48,7 +48,12 @@ impl Rooms {
         if flipped.is_some() {
             self.send_presence(cell, found, here_or_elsewhere(&room, found));
         }
+        // The away clock started or stopped: stored, so that a restart or another node keeps it.
+        let store_clock = flipped.is_some() && super::seats::away_clock_counts(&room);
         drop(room);
+        if store_clock {
+            self.save_seat_memory_later(cell);
+        }
         if returns {
             let back = self
                 .mutate(cell, move |room, ch, _| Ok(room.take_back(found, ch)))

@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0004_clock.sql"),
     include_str!("../../migrations/postgres/0005_pairing.sql"),
     include_str!("../../migrations/postgres/0006_public.sql"),
+    include_str!("../../migrations/postgres/0008_seat_memory.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.
@@ -416,8 +417,9 @@ fn save_change(
         let ins = prepared(
             tx,
             st,
-            "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready,
+                                away_since, transfer_hash, transfer_expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )?;
         for s in seats {
             tx.execute(
@@ -431,6 +433,9 @@ fn save_change(
                     &s.token_hash,
                     &s.client,
                     &s.ready,
+                    &s.away_since,
+                    &s.transfer_hash,
+                    &s.transfer_expires_at,
                 ],
             )?;
         }
@@ -553,8 +558,9 @@ impl RoomStore for PostgresStore {
         let room = room_from_row(&room);
         let seats = tx
             .query(
-                "SELECT seat, kind, name, level, token_hash, client, ready FROM seats
-                 WHERE code = $1 ORDER BY seat",
+                "SELECT seat, kind, name, level, token_hash, client, ready, away_since,
+                        transfer_hash, transfer_expires_at
+                 FROM seats WHERE code = $1 ORDER BY seat",
                 &[&code],
             )?
             .iter()
@@ -566,6 +572,9 @@ impl RoomStore for PostgresStore {
                 token_hash: r.get(4),
                 client: r.get(5),
                 ready: r.get(6),
+                away_since: r.get(7),
+                transfer_hash: r.get(8),
+                transfer_expires_at: r.get(9),
             })
             .collect();
         let actions = tx
@@ -731,6 +740,27 @@ impl RoomStore for PostgresStore {
             .conn()
             .client
             .execute("DELETE FROM rooms WHERE code = $1", &[&code])?;
+        Ok(())
+    }
+
+    fn save_seat_memory(&self, code: &str, rows: &[SeatRow]) -> Result<(), StoreError> {
+        let mut pooled = self.get()?;
+        let mut tx = pooled.conn().client.transaction()?;
+        for s in rows {
+            tx.execute(
+                "UPDATE seats SET away_since = $3, transfer_hash = $4, transfer_expires_at = $5
+                 WHERE code = $1 AND seat = $2 AND token_hash IS NOT DISTINCT FROM $6",
+                &[
+                    &code,
+                    &s.seat,
+                    &s.away_since,
+                    &s.transfer_hash,
+                    &s.transfer_expires_at,
+                    &s.token_hash,
+                ],
+            )?;
+        }
+        tx.commit()?;
         Ok(())
     }
 

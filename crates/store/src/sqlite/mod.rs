@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_clock.sql"),
     include_str!("../../migrations/0009_pairing.sql"),
     include_str!("../../migrations/0010_public.sql"),
+    include_str!("../../migrations/0012_seat_memory.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -287,8 +288,9 @@ fn save_seats(
     tx.prepare_cached("DELETE FROM seats WHERE code = ?1")?
         .execute([code])?;
     let mut stmt = tx.prepare_cached(
-        "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready, away_since,
+                            transfer_hash, transfer_expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for s in seats {
         stmt.execute(params![
@@ -299,7 +301,10 @@ fn save_seats(
             s.level,
             s.token_hash,
             s.client,
-            s.ready
+            s.ready,
+            s.away_since,
+            s.transfer_hash,
+            s.transfer_expires_at
         ])?;
     }
     Ok(())
@@ -387,7 +392,9 @@ impl RoomStore for SqliteStore {
         let Some(room) = room else { return Ok(None) };
         let seats = conn
             .prepare_cached(
-                "SELECT seat, kind, name, level, token_hash, client, ready FROM seats WHERE code = ?1 ORDER BY seat",
+                "SELECT seat, kind, name, level, token_hash, client, ready, away_since, transfer_hash,
+                        transfer_expires_at
+                 FROM seats WHERE code = ?1 ORDER BY seat",
             )?
             .query_map([code], |r| {
                 Ok(SeatRow {
@@ -398,6 +405,9 @@ impl RoomStore for SqliteStore {
                     token_hash: r.get(4)?,
                     client: r.get(5)?,
                     ready: r.get(6)?,
+                    away_since: r.get(7)?,
+                    transfer_hash: r.get(8)?,
+                    transfer_expires_at: r.get(9)?,
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -556,6 +566,29 @@ impl RoomStore for SqliteStore {
     fn delete(&self, code: &str) -> Result<(), StoreError> {
         self.conn()
             .execute("DELETE FROM rooms WHERE code = ?1", [code])?;
+        Ok(())
+    }
+
+    fn save_seat_memory(&self, code: &str, rows: &[SeatRow]) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE seats SET away_since = ?3, transfer_hash = ?4, transfer_expires_at = ?5
+                 WHERE code = ?1 AND seat = ?2 AND token_hash IS ?6",
+            )?;
+            for s in rows {
+                stmt.execute(params![
+                    code,
+                    s.seat,
+                    s.away_since,
+                    s.transfer_hash,
+                    s.transfer_expires_at,
+                    s.token_hash
+                ])?;
+            }
+        }
+        tx.commit()?;
         Ok(())
     }
 
