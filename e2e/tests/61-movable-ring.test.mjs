@@ -1,7 +1,7 @@
-// The ring that marks the pieces able to move (issue 23), on a phone (390×844, 2 device pixels
-// per CSS pixel), on both boards, light and dark: it is seen, measured in the pixels Chromium
-// draws. The board is photographed with its rings and again with them hidden, everything else
-// unchanged; along each ring's middle line, the ring's pixel is compared with the board's pixel
+// The ring that marks the pieces able to move, and the ring around the piece picked (issue 23), on
+// a phone (390×844, 2 device pixels per CSS pixel), on both boards, light and dark: they are seen,
+// measured in the pixels Chromium draws. The board is photographed with its rings and again with
+// them hidden, everything else unchanged; along each ring's middle line, the ring's pixel is compared with the board's pixel
 // under it (WCAG's contrast ratio, as for any graphical object: at least 3:1, WCAG 1.4.11), and
 // the ring is at least 2 CSS pixels wide.
 import { assert, newPerson } from '../lib.mjs';
@@ -10,12 +10,12 @@ import { assert, newPerson } from '../lib.mjs';
 const SAMPLES = 72;
 
 /**
- * In the page: the contrast, at each sample point of each visible ring, between the two
- * screenshots (`withRings`, `without`, PNG bytes of the viewport). Returns per ring its centre,
- * its width in CSS pixels and the sorted contrasts.
- * @param {{ withRings: number[], without: number[], samples: number }} arg
+ * In the page: the contrast, at each sample point of each visible ring (`selector`), between the
+ * two screenshots (`withRings`, `without`, PNG bytes of the viewport). Returns per ring its
+ * centre, its width in CSS pixels and the sorted contrasts.
+ * @param {{ withRings: number[], without: number[], samples: number, selector: string }} arg
  */
-async function ringContrasts({ withRings, without, samples }) {
+async function ringContrasts({ withRings, without, samples, selector }) {
   const pixels = async (/** @type {number[]} */ bytes) => {
     const bmp = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
     const c = new OffscreenCanvas(bmp.width, bmp.height);
@@ -31,7 +31,7 @@ async function ringContrasts({ withRings, without, samples }) {
     return 0.2126 * lin(d[i]) + 0.7152 * lin(d[i + 1]) + 0.0722 * lin(d[i + 2]);
   };
   const out = [];
-  for (const ring of document.querySelectorAll('svg.board .can-move')) {
+  for (const ring of document.querySelectorAll(`svg.board ${selector}`)) {
     const r = ring.getBoundingClientRect();
     if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) continue;
     const cx = (r.left + r.width / 2) * dpr;
@@ -51,15 +51,21 @@ async function ringContrasts({ withRings, without, samples }) {
   return out;
 }
 
-/** Photographs the viewport with the rings and without them, and measures each ring. */
-async function measure(page, where) {
+/**
+ * Photographs the viewport with the rings (`selector`) and without them, and measures each ring;
+ * at least `least` of them on the first screen.
+ */
+async function measure(page, where, selector = '.can-move', least = 3) {
   await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
   const withRings = [...(await page.screenshot())];
-  await page.evaluate(() => { for (const el of document.querySelectorAll('.can-move')) /** @type {SVGElement} */ (el).style.visibility = 'hidden'; });
+  const show = (visibility) => page.evaluate(([sel, v]) => {
+    for (const el of document.querySelectorAll(`svg.board ${sel}`)) /** @type {SVGElement} */ (el).style.visibility = v;
+  }, [selector, visibility]);
+  await show('hidden');
   const without = [...(await page.screenshot())];
-  await page.evaluate(() => { for (const el of document.querySelectorAll('.can-move')) /** @type {SVGElement} */ (el).style.visibility = ''; });
-  const rings = await page.evaluate(ringContrasts, { withRings, without, samples: SAMPLES });
-  assert(rings.length >= 3, `${where}: rings on the first screen (${rings.length})`);
+  await show('');
+  const rings = await page.evaluate(ringContrasts, { withRings, without, samples: SAMPLES, selector });
+  assert(rings.length >= least, `${where}: rings on the first screen (${rings.length})`);
   const worst = [];
   for (const ring of rings) {
     // Nine points in ten at least: where the last move's line crosses a ring, the board under it is that line.
@@ -72,7 +78,7 @@ async function measure(page, where) {
 }
 
 for (const game of ['draughts', 'cc']) {
-  test(`the ring around the pieces able to move stands out from the ${game === 'cc' ? 'star' : 'draughts board'} on a phone, light and dark (3:1)`, async ({ base, browser, track }) => {
+  test(`the rings around the pieces able to move and the piece picked stand out from the ${game === 'cc' ? 'star' : 'draughts board'} on a phone, light and dark (3:1)`, async ({ base, browser, track }) => {
     const { ctx, page } = await newPerson(browser, { name: 'Zoé', phone: true });
     track(ctx);
     await page.goto(base + '/');
@@ -84,6 +90,13 @@ for (const game of ['draughts', 'cc']) {
     for (const colorScheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme });
       await measure(page, `${game}, ${colorScheme}`);
+    }
+    // A piece picked: its ring, alone (the movable rings are put away meanwhile).
+    await page.locator('svg.board .piece.movable').first().tap();
+    await page.locator('svg.board .selected').waitFor();
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await measure(page, `${game}, the piece picked, ${colorScheme}`, '.selected', 1);
     }
   });
 }

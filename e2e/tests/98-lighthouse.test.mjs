@@ -1,8 +1,8 @@
 // Lighthouse 12, mobile preset, Debian's Chromium (issue 23): the home page, a room's lobby, a
 // game in progress, a replay page and the rules page score 100 in accessibility, best practices
-// and SEO, and reach 90 in performance in the best of three performance-only runs (after one run
-// of every category); the median is logged. Seen as a visitor: Lighthouse
-// opens each page in a browser of its own, without the players' cookies.
+// and SEO, and at least 95 in performance, the median of three performance-only runs (after one
+// run of every category). Seen as a visitor: Lighthouse opens each page in a browser of its own,
+// without the players' cookies.
 import { assert, newPerson, resign, roomCode } from '../lib.mjs';
 import { lighthouseBrowser, scoresOf } from '../lighthouse.mjs';
 
@@ -13,12 +13,10 @@ async function check(base, path, label) {
     const { scores, perfRuns, failing } = await scoresOf(lh.port, base + path);
     console.log(`# lighthouse ${label}: ${JSON.stringify(scores)} (performance runs ${perfRuns.join(', ')}; first run's costs: ${failing.join('; ')})`);
     for (const k of ['accessibility', 'best-practices', 'seo']) assert(scores[k] === 100, `${label}: ${k} ${scores[k]} (${failing.join('; ')})`);
-    // Performance varies by ±10 from run to run on the shared 2-core machines this suite runs
-    // on (total blocking time: 80–750 ms for one page in one hour), so the gate is that the page
-    // reaches 90 in its best run; the median is logged. Issue 23's aim, a median of 95, is not
-    // held here yet (docs: e2e/README.md, "Lighthouse").
-    const best = Math.max(...perfRuns);
-    assert(best >= 90, `${label}: performance at best ${best} (runs ${perfRuns}; ${failing.join('; ')})`);
+    // The median of three: one run of three may still fall on a moment when the shared 2-core
+    // machine is busiest (its total blocking time is the main thread's tasks, stretched by the
+    // load and multiplied by 4 by the preset's simulated phone). e2e/README.md, "Lighthouse".
+    assert(scores.performance >= 95, `${label}: performance ${scores.performance}, the median of runs ${perfRuns} (${failing.join('; ')})`);
   } finally {
     await lh.close();
   }

@@ -66,6 +66,23 @@ function append(el, children) {
   }
 }
 
+/**
+ * Lets the browser paint and answer input before the rest of the work (a new task): loading a
+ * screen does its work in several short tasks rather than one long one.
+ * @returns {Promise<void>}
+ */
+export const nextTask = () => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * Runs `f` once the page has loaded and the main thread is idle (at most 2 s later): work that the
+ * first screen does not need. @param {() => void} f
+ */
+export function whenIdle(f) {
+  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(() => f(), { timeout: 2000 }) : setTimeout(f, 1));
+  if (document.readyState === 'complete') idle();
+  else addEventListener('load', idle, { once: true });
+}
+
 /** Replaces the content of `el`. @param {Element} el @param {...(Child|Child[])} children */
 export function fill(el, ...children) {
   el.replaceChildren();

@@ -17,7 +17,6 @@ const fr = {
   ...CLOCK_FR, // texts-clock.js: « Pendule », the clocks of live games
   ...ONLINE_FR, // texts-online.js: « Jouer en ligne », quick pairing
   ...PUBLIC_FR, // texts-public.js: public games, phrases, « Masquer », « Signaler »
-  site_name: 'Dames',
   tagline: 'Dames chinoises et jeu de dames, gratuits dans le navigateur, sans inscription.',
   nav_rules: 'Règles',
   nav_faq: 'FAQ',
@@ -73,7 +72,6 @@ const fr = {
   dr_s4_t: 'Victoire',
   dr_s4: 'Gagne qui prend ou bloque toutes les pièces adverses. Nulle par accord, répétition ou finales de dames.',
   cpu_setup_title: 'Partie contre le CPU',
-  game_label: 'Jeu',
   players_label: 'Nombre de joueurs',
   players_hint_one: '{n} joueur',
   players_hint_other: '{n} joueurs',
@@ -187,7 +185,6 @@ const fr = {
   moves_title: 'Coups',
   no_moves_yet: 'Aucun coup pour l’instant.',
   step: 'pas',
-  jump_1: '1 saut',
   resign: 'Abandonner',
   notify_off: 'Me prévenir à mon tour',
   notify_on: 'Ne plus me prévenir',
@@ -222,7 +219,6 @@ const fr = {
   you_won: 'Vous avez gagné !',
   rematch: 'Rejouer',
   rematch_ready: 'C’est noté : en attente des autres',
-  rematch_cancel: 'Ne plus attendre',
   rematch_waiting: 'En attente : {names}',
   rematch_gone_one: '{names} n’est plus là',
   rematch_gone_other: '{names} ne sont plus là',
@@ -264,7 +260,6 @@ const fr = {
   err_invalid_name: 'Nom invalide : 1 à 24 caractères.',
   err_invalid_settings: 'Réglage refusé : {msg}',
   err_network: 'Serveur injoignable. Vérifiez votre connexion.',
-  err_generic: 'Erreur : {msg}',
   not_found: 'Page introuvable.',
   footer: 'Dames — gratuit, sans compte, sans traceur.',
   // Turn by turn, my games, notifications, reviews (issue 6)
@@ -294,8 +289,6 @@ const fr = {
   push_enabled: 'Vous serez prévenu quand ce sera votre tour, même page fermée.',
   push_denied: 'Les notifications sont bloquées pour ce site dans votre navigateur.',
   push_failed: 'Ce navigateur ne peut pas recevoir de notifications : l’onglet ouvert vous prévient quand même (● dans le titre).',
-  push_turn: 'À vous de jouer (partie {code}).',
-  push_finished: 'La partie {code} est terminée.',
   sound_on: 'Son à mon tour : oui',
   sound_off: 'Son à mon tour : non',
   nav_reviews: 'Avis et demandes',
@@ -323,7 +316,6 @@ const fr = {
   status_declined: 'Refusé',
   reviews_none: 'Rien pour l’instant.',
   review_delete: 'Supprimer',
-  review_mine: 'de vous',
   err_not_played: 'Terminez d’abord une partie de ce jeu sur ce navigateur.',
 };
 
@@ -336,7 +328,6 @@ const en = {
   ...CLOCK_EN,
   ...ONLINE_EN,
   ...PUBLIC_EN,
-  site_name: 'Dames',
   tagline: 'Chinese checkers and draughts, free in your browser, no sign-up.',
   nav_rules: 'Rules',
   nav_faq: 'FAQ',
@@ -392,7 +383,6 @@ const en = {
   dr_s4_t: 'Winning',
   dr_s4: 'Capture or block every enemy piece to win. Draws by agreement, repetition or king endings.',
   cpu_setup_title: 'Game against the CPU',
-  game_label: 'Game',
   players_label: 'Number of players',
   players_hint_one: '{n} player',
   players_hint_other: '{n} players',
@@ -504,7 +494,6 @@ const en = {
   moves_title: 'Moves',
   no_moves_yet: 'No move yet.',
   step: 'step',
-  jump_1: '1 jump',
   resign: 'Resign',
   notify_off: 'Tell me when it is my turn',
   notify_on: 'Stop telling me',
@@ -539,7 +528,6 @@ const en = {
   you_won: 'You won!',
   rematch: 'Play again',
   rematch_ready: 'Ready: waiting for the others',
-  rematch_cancel: 'Stop waiting',
   rematch_waiting: 'Waiting for: {names}',
   rematch_gone_one: '{names} has left',
   rematch_gone_other: '{names} have left',
@@ -579,7 +567,6 @@ const en = {
   err_invalid_name: 'Invalid name: 1 to 24 characters.',
   err_invalid_settings: 'Setting refused: {msg}',
   err_network: 'Cannot reach the server. Check your connection.',
-  err_generic: 'Error: {msg}',
   not_found: 'Page not found.',
   footer: 'Dames — free, no account, no tracker.',
   opt_rhythm: 'Rhythm',
@@ -608,8 +595,6 @@ const en = {
   push_enabled: 'You will be told when it is your turn, even with the page closed.',
   push_denied: 'Notifications are blocked for this site in your browser.',
   push_failed: 'This browser cannot receive notifications: the open tab still tells you (● in the title).',
-  push_turn: 'Your move (game {code}).',
-  push_finished: 'Game {code} is over.',
   sound_on: 'Sound on my turn: on',
   sound_off: 'Sound on my turn: off',
   nav_reviews: 'Reviews and requests',
@@ -637,7 +622,6 @@ const en = {
   status_declined: 'Declined',
   reviews_none: 'Nothing yet.',
   review_delete: 'Delete',
-  review_mine: 'yours',
   err_not_played: 'First finish a game of this kind on this browser.',
 };
 
@@ -653,13 +637,24 @@ export function frTypo(s) {
   return s.replace(/ ([?!:;»])/g, '\u202F$1').replace(/« /g, '«\u202F');
 }
 
-for (const k of /** @type {Key[]} */ (Object.keys(fr))) fr[k] = frTypo(fr[k]);
+/** The French texts given their typography: each when first read, not all of them at start-up. @type {Set<string>} */
+const typed = new Set();
+
+/** A French text with its typography. @param {Key} key @returns {string|undefined} */
+function frText(key) {
+  if (!typed.has(key)) {
+    typed.add(key);
+    if (key in fr) fr[key] = frTypo(fr[key]);
+  }
+  return fr[key];
+}
 
 /** @type {Record<Lang, Record<Key, string>>} */
 const tables = { fr, en };
 
 /** Every text of a language, as written (the browser test over every text reads them). @param {Lang} l */
 export function textTable(l) {
+  if (l === 'fr') for (const k of /** @type {Key[]} */ (Object.keys(fr))) frText(k);
   return tables[l];
 }
 
@@ -692,7 +687,7 @@ export function onLangChange(f) {
  * @param {Key} key @param {Record<string, string|number>} [params]
  */
 export function t(key, params) {
-  return fillIn(tables[current][key] ?? fr[key] ?? key, params);
+  return fillIn((current === 'en' ? en[key] : undefined) ?? frText(key) ?? key, params);
 }
 
 /**

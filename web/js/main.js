@@ -1,7 +1,7 @@
 // @ts-check
 /** Entry point: header (navigation, name, language), router, page dispatch. */
 import { prefetchRoom } from './api.js';
-import { fill, h } from './dom.js';
+import { fill, h, nextTask, whenIdle } from './dom.js';
 import { showGames } from './games.js';
 import { showHome } from './home.js';
 import { lang, onLangChange, setLang, t, tn } from './i18n.js';
@@ -61,8 +61,10 @@ function show(r) {
       // Not when the link moves a seat here: the room is read after that claim (away.js).
       if (!location.hash.startsWith('#transfer=')) prefetchRoom(r.code);
     }
-    loadRoom().then((m) => {
+    // The modules' evaluation and the room's first drawing in two tasks, not one long one.
+    loadRoom().then(async (m) => {
       rooms = m;
+      await nextTask();
       if (route === r) m.showRoom(app, r.code);
     }).catch(() => unavailable(r));
     return;
@@ -74,7 +76,10 @@ function show(r) {
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
     // Its modules asked for together with the room screen's (the same board, kinds, notation), not one import level at a time.
     Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'), loadRoom()])
-      .then(([m]) => { if (route === r) m.showArchive(app, r.code, r.n); }).catch(() => unavailable(r));
+      .then(async ([m]) => {
+        await nextTask();
+        if (route === r) m.showArchive(app, r.code, r.n);
+      }).catch(() => unavailable(r));
     return;
   }
   if (r.name === 'home') showHome(app);
@@ -134,6 +139,10 @@ onLangChange(() => {
 document.addEventListener('dames:name', renderChrome);
 
 start(show);
-startBadge();
-startLive();
 startOffline();
+// The header's badge and the live list of my games: once the page has loaded and is idle, not
+// while the first screen is on its way (their requests, their work).
+whenIdle(() => {
+  startBadge();
+  startLive();
+});

@@ -4,7 +4,7 @@
  * the app shell), shows a « Hors ligne » bar while the network or the server is out of reach, and
  * offers to reload when a new version of the site has taken over.
  */
-import { h } from './dom.js';
+import { h, whenIdle } from './dom.js';
 import { onLangChange, t } from './i18n.js';
 
 /** @type {HTMLElement|null} */
@@ -29,10 +29,9 @@ export function startOffline() {
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (hadWorker) showUpdate();
     });
-    // After the page has loaded: installing the worker must not slow the first visit down.
-    const register = () => navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
-    if (document.readyState === 'complete') setTimeout(register, 0);
-    else window.addEventListener('load', () => setTimeout(register, 0), { once: true });
+    // Once the page has loaded and the main thread is idle: installing the worker (and its
+    // precache's requests) must not slow the first visit down.
+    whenIdle(() => { navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {}); });
   }
 }
 

@@ -110,7 +110,7 @@ class RoomPage {
     const queue = this.socket ? this.socket.queue : [];
     this.socket?.close();
     this.socket = new RoomSocket(this.code, {
-      onRoom: (r, fresh) => this.apply(r, fresh),
+      onRoom: (r, fresh) => this.apply(r, fresh, true),
       onStatus: (s, n) => this.showStatus(s, n),
       onError: (err, id) => this.onSocketError(err, id),
       onPresence: (seat, online) => this.onPresence(seat, online),
@@ -128,13 +128,19 @@ class RoomPage {
     this.apply({ ...saved, game_view: { ...g, legal_moves: [] } }, true);
   }
 
-  /** @param {RoomView} room @param {boolean} [fresh] first state of a new connection: always taken */
-  apply(room, fresh = false) {
+  /**
+   * @param {RoomView} room @param {boolean} [fresh] first state of a new connection: always taken
+   * @param {boolean} [socket] from the socket
+   */
+  apply(room, fresh = false, socket = false) {
     if (!fresh && this.room && room.version <= this.room.version && room.game_no <= this.room.game_no) return;
     const prev = this.room;
     this.room = room;
     if (!this.stale && room.game_view) saveRoom(room);
     this.el?.classList.toggle('stale', this.stale);
+    // A socket's first state is most often the room just fetched: the screen is not drawn a
+    // second time, the same (a whole lobby or game: the longest task of a room's first second).
+    if (socket && fresh && prev && !this.stale && JSON.stringify(room) === JSON.stringify(prev)) return;
     if (room.status === 'lobby') {
       // The host sent a finished game back to the lobby without those who left.
       if (prev && prev.status === 'finished') toast(t('reopened_toast'));

@@ -63,7 +63,7 @@ export function loadRoom() {
       import('./room.js'), import('./game.js'), import('./lobby.js'), import('./share.js'),
       import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./kinds.js'),
       import('./kind-cc.js'), import('./kind-draughts.js'), import('./a11y.js'),
-      import('./delta.js'),
+      import('./delta.js'), import('./away.js'), import('./clock.js'), import('./phrases.js'),
     ]).then(([room]) => room);
     roomModule.catch(() => { roomModule = null; });
   }
