@@ -92,6 +92,9 @@ pub struct Args {
     /// default: the cores available but one, at least one.
     #[arg(long)]
     pub cpu_workers: Option<usize>,
+    /// Nodes the analysis of a finished game (« Analyser ») searches in each position.
+    #[arg(long, default_value_t = 60_000)]
+    pub analysis_nodes: u64,
     /// Serve `GET /metrics` (Prometheus text format, docs/operations.md) on this address, e.g.
     /// `127.0.0.1:9100`: an address of its own, never the public one. Default: no metrics.
     #[arg(long, env = "DAMES_METRICS_LISTEN")]
@@ -135,6 +138,7 @@ impl Args {
         config.retention.sweep_every = self.sweep_every;
         config.retention.feedback = self.feedback_retention;
         config.commit.evict_after = self.evict_after;
+        config.analysis.nodes = self.analysis_nodes.max(1);
         if let Some(subject) = self.push_subject.clone().or_else(|| {
             self.public_url
                 .clone()
