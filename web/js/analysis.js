@@ -73,6 +73,11 @@ const CSS = `
 .analysis-why { flex-basis: 100%; color: var(--muted); font-size: 0.85rem; }
 .mv-mark { font-weight: 700; margin-left: 4px; }
 .mv-mark.dubious { color: #854d0e; } .mv-mark.mistake { color: #9a3412; } .mv-mark.blunder { color: var(--danger); }
+.move-list li.current .mv-mark { color: inherit; }
+@media (prefers-color-scheme: dark) {
+  .mv-mark.dubious { color: #fcd34d; } .mv-mark.mistake { color: #fdba74; } .mv-mark.blunder { color: #fca5a5; }
+  .analysis-mark-btn:hover { background: rgba(255, 255, 255, 0.06); }
+}
 .analysis-arrow .best-line { stroke: rgba(21, 128, 61, 0.85); }
 .analysis-arrow .best-head { fill: rgba(21, 128, 61, 0.85); }
 .analysis-arrow { pointer-events: none; }

@@ -422,7 +422,10 @@ mod tests {
             one_line.contains("1. 32-28 {eval +0.05, best 32-28} 1... 19-23?! {eval +0.31, best"),
             "{text}"
         );
-        assert!(one_line.contains("braces dropped} 2. 28x19 14x23?? {eval #7"), "{text}");
+        assert!(
+            one_line.contains("braces dropped} 2. 28x19 14x23?? {eval #7"),
+            "{text}"
+        );
         assert!(one_line.contains("} 3. 37-32 *"), "{text}");
         let read = read_pdn(&text).unwrap();
         assert_eq!(read.len(), 1);

@@ -197,7 +197,8 @@ mod tests {
     use dames_ai::draughts::review::{review, ReviewBudget};
 
     fn analysed() -> (draughts::Game, GameAnalysis) {
-        let mut game = draughts::Game::from_fen(draughts::Rules::default(), "W:W29,47:B18,3").unwrap();
+        let mut game =
+            draughts::Game::from_fen(draughts::Rules::default(), "W:W29,47:B18,3").unwrap();
         for mv in ["29-23", "18x29"] {
             game.play_notation(mv).unwrap();
         }
@@ -241,7 +242,10 @@ mod tests {
         let (game, a) = analysed();
         let text = game.to_pdn_annotated(&[("Annotator".into(), a.annotator())], &a.annotations());
         assert!(text.contains("1. 29-23?? {eval "), "{text}");
-        assert!(text.contains(", best 29-24}") || text.contains(", best 47-"), "{text}");
+        assert!(
+            text.contains(", best 29-24}") || text.contains(", best 47-"),
+            "{text}"
+        );
         assert!(text.contains("marks ?! ? ??"), "{text}");
         let read = draughts::read_pdn(&text).unwrap();
         let back = draughts::Game::from_pdn(&read[0], draughts::Rules::default()).unwrap();

@@ -232,7 +232,11 @@ pub fn judge(before: &Scored, after: &Scored, played: &MoveInfo) -> Judged {
     let loss = if engine_choice {
         0.0
     } else {
-        let sign = if before.to_move == Color::White { 1 } else { -1 };
+        let sign = if before.to_move == Color::White {
+            1
+        } else {
+            -1
+        };
         loss(sign * before.white, sign * after.white)
     };
     Judged {
@@ -277,7 +281,9 @@ fn score<B: Board>(
         scored.pv = forced;
         scored.to_move = to_move;
         // The plies of the forced moves, to a forced end.
-        scored.mate = scored.mate.map(|m| m + (scored.pv.len() as u32).min(FORCED_CHAIN as u32));
+        scored.mate = scored
+            .mate
+            .map(|m| m + (scored.pv.len() as u32).min(FORCED_CHAIN as u32));
     }
     Some(scored)
 }
@@ -298,7 +304,14 @@ fn search<B: Board>(
         nodes: Some(nodes.max(1)),
         depth: None,
     };
-    let a = super::analyse_in(game, Level::Expert, &limits, &budget, Some(table), &mut |_| {})?;
+    let a = super::analyse_in(
+        game,
+        Level::Expert,
+        &limits,
+        &budget,
+        Some(table),
+        &mut |_| {},
+    )?;
     let (white, mate) = for_white(a.score, to_move);
     let root = *game.position();
     Some(Scored {
@@ -453,7 +466,10 @@ mod tests {
             max_plies: 3,
         };
         let mut seen = Vec::new();
-        let a = review(&game, &budget, &Limits::default(), &mut |d, t| seen.push((d, t))).unwrap();
+        let a = review(&game, &budget, &Limits::default(), &mut |d, t| {
+            seen.push((d, t))
+        })
+        .unwrap();
         let b = review(&game, &budget, &Limits::default(), &mut |_, _| {}).unwrap();
         assert_eq!(a, b);
         assert_eq!(seen, [(1, 4), (2, 4), (3, 4), (4, 4)]);
@@ -468,7 +484,9 @@ mod tests {
     fn a_cancelled_review_gives_nothing() {
         let game = Game::new(draughts::Rules::default());
         let limits = Limits::default();
-        limits.cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        limits
+            .cancel
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let budget = ReviewBudget {
             nodes: 1_000,
             max_plies: 10,

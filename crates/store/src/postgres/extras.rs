@@ -3,9 +3,9 @@
 use postgres::Row;
 
 use super::PostgresStore;
+use crate::analysis::AnalysisStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
-use crate::analysis::AnalysisStore;
 use crate::pairing::{LeaveRow, PairingStore};
 use crate::push::{PushStore, PushSub};
 
