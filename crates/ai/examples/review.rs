@@ -2,7 +2,7 @@
 //! `cargo run -p dames-ai --release --example review [-- NODES [PLIES]]`.
 //!
 //! Plays a game of Normal against Normal (seeded, 50 ms a move, at most PLIES plies, default 80),
-//! then reviews it with NODES nodes a position (default 60 000, the server's default): the time,
+//! then reviews it with NODES nodes a position (default 200 000, the server's default): the time,
 //! the nodes and depth reached, and the moves marked.
 
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ use draughts::{Game, Rules};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let nodes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(60_000);
+    let nodes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(200_000);
     let plies: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(80);
     let mut game = Game::new(Rules::default());
     for ply in 0..plies {

@@ -93,7 +93,7 @@ pub struct Args {
     #[arg(long)]
     pub cpu_workers: Option<usize>,
     /// Nodes the analysis of a finished game (« Analyser ») searches in each position.
-    #[arg(long, default_value_t = 60_000, env = "DAMES_ANALYSIS_NODES")]
+    #[arg(long, default_value_t = 200_000, env = "DAMES_ANALYSIS_NODES")]
     pub analysis_nodes: u64,
     /// Serve `GET /metrics` (Prometheus text format, docs/operations.md) on this address, e.g.
     /// `127.0.0.1:9100`: an address of its own, never the public one. Default: no metrics.

@@ -328,7 +328,10 @@ fn search<B: Board>(
 /// A position where the game is over (the side to move cannot move, or a draw rule ended it).
 fn ended(outcome: Outcome, to_move: Color) -> Scored {
     let (white, mate) = match outcome {
-        Outcome::Win { winner, .. } if winner == Color::White => (CAP, Some(0)),
+        Outcome::Win {
+            winner: Color::White,
+            ..
+        } => (CAP, Some(0)),
         Outcome::Win { .. } => (-CAP, Some(0)),
         Outcome::Draw { .. } => (0, None),
     };

@@ -32,7 +32,7 @@ pub struct AnalysisOptions {
 impl Default for AnalysisOptions {
     fn default() -> Self {
         Self {
-            nodes: 60_000,
+            nodes: 200_000,
             max_plies: 400,
             watch: Duration::from_secs(20),
             max_jobs: 4,
