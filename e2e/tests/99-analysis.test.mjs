@@ -5,6 +5,7 @@
 // the stored analysis at once. Phone viewport, screenshots looked at.
 import { readFileSync } from 'node:fs';
 import { assert, equal, newPerson, replayIndex as index, resign, shot, until } from '../lib.mjs';
+import { noViolations as accessible } from '../axe.mjs';
 
 /** White to move: 29-24 keeps the men level, 29-23?? walks into 18x29. */
 const START = 'W:W29,47:B18,3';
@@ -101,4 +102,9 @@ test('analysis: a finished draughts game analysed from its replay — graph, bes
   await page.locator('[data-testid=moves] .mv-mark').first().waitFor();
   equal(await page.locator('[data-testid=moves] .mv-mark').first().textContent(), '??', 'marked on the game page too');
   await shot(page, 'analysis-archive-phone');
+  // Dark mode too: the marks and the panel keep their contrast.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.locator('[data-testid=moves] li').first().locator('button').click();
+  await accessible(page, 'the analysis in dark mode, the marked move current');
+  await shot(page, 'analysis-archive-dark-phone');
 });
