@@ -276,14 +276,13 @@ fn score<B: Board>(
         None => search(&line, nodes, table, limits)?,
     };
     if !forced.is_empty() {
+        // The forced moves count in the plies to a forced end.
+        let plies = forced.len() as u32;
+        scored.mate = scored.mate.map(|m| m + plies);
         forced.append(&mut scored.pv);
         scored.best = forced.first().cloned();
         scored.pv = forced;
         scored.to_move = to_move;
-        // The plies of the forced moves, to a forced end.
-        scored.mate = scored
-            .mate
-            .map(|m| m + (scored.pv.len() as u32).min(FORCED_CHAIN as u32));
     }
     Some(scored)
 }
@@ -481,6 +480,26 @@ mod tests {
         // 28x19 was forced: scored by the position after it, never marked.
         assert_eq!(a.moves[2].mark, None);
         assert_eq!(a.positions[2].best.as_ref().unwrap().notation, "28x19");
+    }
+
+    #[test]
+    fn a_forced_move_is_scored_by_what_follows_and_counts_in_the_plies_to_the_end() {
+        // After 29-23, Black's only move is 18x29, and it wins: two men against one.
+        let mut game = Game::from_fen(draughts::Rules::default(), "W:W29,47:B18,3").unwrap();
+        game.play_notation("29-23").unwrap();
+        let budget = ReviewBudget {
+            nodes: 20_000,
+            max_plies: 5,
+        };
+        let r = review(&game, &budget, &Limits::default(), &mut |_, _| {}).unwrap();
+        let forced = &r.positions[1];
+        assert_eq!(forced.to_move, Color::Black);
+        assert_eq!(forced.best.as_ref().unwrap().notation, "18x29");
+        assert_eq!(forced.pv[0].notation, "18x29");
+        assert!(forced.white < 0, "{forced:?}");
+        if let Some(plies) = forced.mate {
+            assert!(plies >= 1, "the forced move counts: {forced:?}");
+        }
     }
 
     #[test]
