@@ -160,18 +160,23 @@ impl Analyses {
             jobs.insert(key.clone(), job.clone());
             job
         };
-        tokio::spawn(self.clone().watch(job.clone()));
+        tokio::spawn(self.clone().watch(rooms.clone(), job.clone()));
         tokio::spawn(self.clone().run(rooms.clone(), key, game, job.clone()));
         Ok(Asked::Started(job))
     }
 
-    /// Cancels `job` once nobody asked about it for [`AnalysisOptions::watch`].
-    async fn watch(self: Arc<Self>, job: Arc<Job>) {
+    /// Cancels `job` once nobody asked about it for [`AnalysisOptions::watch`], or when the
+    /// server begins to stop (its CPU players stop then too).
+    async fn watch(self: Arc<Self>, rooms: Arc<Rooms>, job: Arc<Job>) {
         let every =
             (self.options.watch / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
         loop {
             tokio::time::sleep(every).await;
             if !self.holds(&job) {
+                return;
+            }
+            if rooms.closed.load(Ordering::SeqCst) {
+                job.cancel.store(true, Ordering::Relaxed);
                 return;
             }
             if job.unseen_for() >= self.options.watch {
