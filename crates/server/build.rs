@@ -508,6 +508,9 @@ const ONLINE_ONLY: &[&str] = &[
     "js/replay.js",
     "js/import.js",
     "js/texts-later.js",
+    // « Analyser » on a finished draughts game's replay (replay.js imports it then).
+    "js/analysis.js",
+    "js/texts-analysis.js",
     "js/reviews.js",
     "js/solitaire.js",
     // The room screen's away players, clocks and phrases, and the public lists of « Jouer en

@@ -30,6 +30,7 @@ export async function textProblems({ NAMES, ALWAYS_MANY, NUMBERS, root }) {
     const i18n = await import(root + '/js/i18n.js');
     const later = await import(root + '/js/texts-later.js');
     const solo = await import(root + '/js/solitaire.js');
+    const analysis = await import(root + '/js/texts-analysis.js');
     const out = [];
     for (const lang of ['fr', 'en']) {
       i18n.setLang(lang);
@@ -38,6 +39,7 @@ export async function textProblems({ NAMES, ALWAYS_MANY, NUMBERS, root }) {
         ['', i18n.textTable(lang), i18n.textTable(other)],
         ['later.', later.FR && lang === 'fr' ? later.FR : later.EN, lang === 'fr' ? later.EN : later.FR],
         ['solo.', solo.TEXTS[lang], solo.TEXTS[other]],
+        ['analysis.', lang === 'fr' ? analysis.FR : analysis.EN, lang === 'fr' ? analysis.EN : analysis.FR],
       ];
       for (const [prefix, table, twin] of tables) {
         for (const [key, raw] of Object.entries(table)) {

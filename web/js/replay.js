@@ -112,6 +112,10 @@ export class Replay {
     this.consistent = true;
     /** @type {number|null} */
     this.timer = null;
+    /** « Analyser » (analysis.js), once a finished draughts game's record is here. @type {object|null} */
+    this.analysis = null;
+    /** Called after each position shown (the analysis's graph and arrow). @type {((index: number) => void)|null} */
+    this.onShown = null;
     this.board = new Board(opt.geometry(), { onMove: () => {}, onPending: () => {}, onHint: () => {} });
     this.board.svg.classList.add('replay-board', opt.kind.boardClass);
     this.board.svg.setAttribute('aria-label', tl('replay_board'));
@@ -181,6 +185,10 @@ export class Replay {
       this.boards[this.boards.length - 1] = rec.board;
     }
     this.el.dataset.consistent = String(this.consistent);
+    // A finished draughts game can be analysed: the module comes only then.
+    if (rec.status === 'finished' && rec.game === 'draughts' && !this.analysis) {
+      import('./analysis.js').then((m) => m.attachAnalysis(this)).catch(() => {});
+    }
   }
 
   /** Number of positions minus one: the last index. */
@@ -278,6 +286,7 @@ export class Replay {
       if (b) b.disabled = off;
     }
     this.opt.onShow(index);
+    this.onShown?.(index);
   }
 
   /** @param {Entry} e */

@@ -102,6 +102,9 @@ pub struct Args {
     /// `30s/60s`.
     #[arg(long, default_value = "30s/60s", value_parser = parse_per_move)]
     pub pool_clock_cc: ClockSettings,
+    /// Nodes the analysis of a finished game (« Analyser ») searches in each position.
+    #[arg(long, default_value_t = 200_000, env = "DAMES_ANALYSIS_NODES")]
+    pub analysis_nodes: u64,
     /// Serve `GET /metrics` (Prometheus text format, docs/operations.md) on this address, e.g.
     /// `127.0.0.1:9100`: an address of its own, never the public one. Default: no metrics.
     #[arg(long, env = "DAMES_METRICS_LISTEN")]
@@ -175,6 +178,7 @@ impl Args {
         config.retention.sweep_every = self.sweep_every;
         config.retention.feedback = self.feedback_retention;
         config.commit.evict_after = self.evict_after;
+        config.analysis.nodes = self.analysis_nodes.max(1);
         if let Some(subject) = self.push_subject.clone().or_else(|| {
             self.public_url
                 .clone()

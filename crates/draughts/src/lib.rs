@@ -50,6 +50,6 @@ pub use fen::{parse_fen, to_fen, ParseFenError};
 pub use game::{Game, GameOf, PlayError};
 pub use moves::{Move, MoveList};
 pub use notation::{MoveInfo, ParseMoveError};
-pub use pdn::{read_pdn, ParsePdnError, PdnGame};
+pub use pdn::{read_pdn, Annotation, ParsePdnError, PdnGame};
 pub use perft::{divide, perft};
 pub use position::{InvalidPosition, Piece, Position, Role};

@@ -215,9 +215,20 @@ fn quote(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
+/// What a PDN file says of one move besides its notation: a move suffix (`?!`, `?`, `??`, `!`…)
+/// and a comment (written in braces after the move; braces inside it are dropped).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotation {
+    /// Glued to the move: `32-28?!`.
+    pub suffix: Option<String>,
+    /// `{…}` after the move.
+    pub comment: Option<String>,
+}
+
 /// Writes a PDN game: `tags` (in order, except `GameType`, `FEN` and `Result`, which are
-/// written from the game), then the movetext with every landing square, wrapped at 80 columns.
-pub(crate) fn write_pdn(game: &Game, tags: &[(String, String)]) -> String {
+/// written from the game), then the movetext with every landing square, `notes[i]` after move
+/// `i` (a Black move after a comment gets its number again, `3...`), wrapped at 80 columns.
+pub(crate) fn write_pdn(game: &Game, tags: &[(String, String)], notes: &[Annotation]) -> String {
     let result = game.outcome().map_or("*", |o| o.pdn_result());
     let mut out = String::new();
     for (k, v) in tags {
@@ -239,14 +250,32 @@ pub(crate) fn write_pdn(game: &Game, tags: &[(String, String)]) -> String {
     out.push_str(&format!("[Result \"{result}\"]\n\n"));
     let start_black = game.start_fen().starts_with('B');
     let mut tokens = Vec::new();
+    let mut after_comment = false;
     for (i, info) in game.moves().iter().enumerate() {
         let ply = i + usize::from(start_black);
         if ply % 2 == 0 {
             tokens.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
+        } else if i == 0 || after_comment {
             tokens.push(format!("{}...", ply / 2 + 1));
         }
-        tokens.push(info.notation.clone());
+        let note = notes.get(i);
+        let suffix = note.and_then(|n| n.suffix.as_deref()).unwrap_or("");
+        tokens.push(format!("{}{suffix}", info.notation));
+        after_comment = false;
+        if let Some(comment) = note.and_then(|n| n.comment.as_deref()) {
+            let clean: String = comment.chars().filter(|c| !"{}".contains(*c)).collect();
+            // One token per word, so that a long comment wraps like the moves.
+            let words: Vec<&str> = clean.split_whitespace().collect();
+            for (k, w) in words.iter().enumerate() {
+                let open = if k == 0 { "{" } else { "" };
+                let close = if k + 1 == words.len() { "}" } else { "" };
+                tokens.push(format!("{open}{w}{close}"));
+            }
+            if words.is_empty() {
+                tokens.push("{}".into());
+            }
+            after_comment = true;
+        }
     }
     tokens.push(result.to_string());
     let mut line_len = 0;
@@ -299,7 +328,13 @@ impl Game {
     /// The game as PDN text (see the module documentation), with `tags` first (`Event`, `Site`,
     /// `Date`, `White`, `Black`, …).
     pub fn to_pdn(&self, tags: &[(String, String)]) -> String {
-        write_pdn(self, tags)
+        write_pdn(self, tags, &[])
+    }
+
+    /// [`Game::to_pdn`] with `notes[i]` (a suffix, a comment) after move `i`; the text reads back
+    /// with [`read_pdn`] and [`Game::from_pdn`] to the same game.
+    pub fn to_pdn_annotated(&self, tags: &[(String, String)], notes: &[Annotation]) -> String {
+        write_pdn(self, tags, notes)
     }
 }
 
@@ -362,6 +397,42 @@ mod tests {
             Game::from_pdn(g, Rules::default()),
             Err(ParsePdnError::Move { ply: 2, .. })
         ));
+    }
+
+    #[test]
+    fn annotated_moves_keep_their_suffix_and_comment_and_read_back_to_the_same_game() {
+        let mut game = Game::new(Rules::default());
+        for mv in ["32-28", "19-23", "28x19", "14x23", "37-32"] {
+            game.play_notation(mv).unwrap();
+        }
+        let note = |suffix: Option<&str>, comment: &str| Annotation {
+            suffix: suffix.map(Into::into),
+            comment: Some(comment.into()),
+        };
+        let notes = [
+            note(None, "eval +0.05, best 32-28"),
+            note(Some("?!"), "eval +0.31, best 17-21 {braces} dropped"),
+            Annotation::default(),
+            note(Some("??"), "eval #7, best 20-24"),
+        ];
+        let text = game.to_pdn_annotated(&[], &notes);
+        assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+        let one_line = text.replace('\n', " ");
+        assert!(
+            one_line.contains("1. 32-28 {eval +0.05, best 32-28} 1... 19-23?! {eval +0.31, best"),
+            "{text}"
+        );
+        assert!(
+            one_line.contains("braces dropped} 2. 28x19 14x23?? {eval #7"),
+            "{text}"
+        );
+        assert!(one_line.contains("} 3. 37-32 *"), "{text}");
+        let read = read_pdn(&text).unwrap();
+        assert_eq!(read.len(), 1);
+        assert_eq!(read[0].moves, ["32-28", "19-23", "28x19", "14x23", "37-32"]);
+        let back = Game::from_pdn(&read[0], Rules::default()).unwrap();
+        assert_eq!(back.fen(), game.fen());
+        assert_eq!(game.to_pdn_annotated(&[], &[]), game.to_pdn(&[]));
     }
 
     #[test]

@@ -44,6 +44,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod clock;
 pub mod error;
 pub mod event;

@@ -293,6 +293,19 @@ fn tags(record: &GameRecord, site: &str, now: i64) -> Vec<(String, String)> {
 /// GameType, and FEN when it did not start from the usual position); `None` for Chinese
 /// checkers. `site` is the site's origin (`https://…`).
 pub fn pdn(record: &GameRecord, state: &GameState, site: &str, now: i64) -> Option<String> {
+    pdn_analysed(record, state, site, now, None)
+}
+
+/// [`pdn`] with the game's analysis, when there is one: an `Annotator` tag, and after each move
+/// its mark as the move's suffix (`?!`, `?`, `??`) and `{eval …, best …}`
+/// (crate::analysis::GameAnalysis::annotations).
+pub fn pdn_analysed(
+    record: &GameRecord,
+    state: &GameState,
+    site: &str,
+    now: i64,
+    analysis: Option<&crate::analysis::GameAnalysis>,
+) -> Option<String> {
     let GameState::Draughts(game) = state else {
         return None;
     };
@@ -305,7 +318,11 @@ pub fn pdn(record: &GameRecord, state: &GameState, site: &str, now: i64) -> Opti
             .map_or_else(|| "?".into(), player_name);
         tags.push((tag.into(), name));
     }
-    Some(game.game().to_pdn(&tags))
+    let Some(analysis) = analysis else {
+        return Some(game.game().to_pdn(&tags));
+    };
+    tags.push(("Annotator".into(), analysis.annotator()));
+    Some(game.game().to_pdn_annotated(&tags, &analysis.annotations()))
 }
 
 /// Escapes a tag value.

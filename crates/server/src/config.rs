@@ -38,6 +38,9 @@ pub struct Config {
     pub commit: CommitOptions,
     /// Quick pairing: the matcher's tick, a claimed match's deadline (crate::pools).
     pub pools: crate::pools::PoolOptions,
+    /// The analyses of finished games: budget, bounds, when an unwatched one stops
+    /// (crate::live::analysis).
+    pub analysis: crate::live::analysis::AnalysisOptions,
 }
 
 impl Config {
@@ -56,6 +59,7 @@ impl Config {
             network: Network::default(),
             commit: CommitOptions::default(),
             pools: crate::pools::PoolOptions::default(),
+            analysis: crate::live::analysis::AnalysisOptions::default(),
         }
     }
 }

@@ -83,6 +83,13 @@ pub enum AppError {
     /// in it).
     #[error("this browser already seeks a game: cancel it first")]
     TooManySeeks,
+    /// « Analyser »: this game cannot be analysed (Chinese checkers; docs/protocol.md
+    /// "Analysis").
+    #[error("analysis is only available for draughts games")]
+    NotSupported,
+    /// « Analyser »: this node runs as many analyses as it may; retry later.
+    #[error("too many analyses in progress, retry in a moment")]
+    AnalysisBusy,
     /// Blocking: the seat named is not a person's (an empty seat, a CPU, or one's own).
     #[error("{0}")]
     NotBlockable(String),
@@ -118,6 +125,8 @@ impl AppError {
             Self::UnknownPool(_) => "unknown_pool",
             Self::TooManySeeks => "too_many_seeks",
             Self::NotBlockable(_) => "not_blockable",
+            Self::NotSupported => "not_supported",
+            Self::AnalysisBusy => "analysis_busy",
             Self::Internal => "internal",
         }
     }
@@ -140,7 +149,8 @@ impl AppError {
             Self::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Timeout => StatusCode::REQUEST_TIMEOUT,
             Self::TooManyConnections | Self::TooManyCpuGames => StatusCode::TOO_MANY_REQUESTS,
-            Self::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Overloaded | Self::AnalysisBusy => StatusCode::SERVICE_UNAVAILABLE,
+            Self::NotSupported => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Conflict | Self::TooManySeeks => StatusCode::CONFLICT,
             Self::UnknownPool(_) | Self::NotBlockable(_) => StatusCode::BAD_REQUEST,
@@ -153,6 +163,7 @@ impl AppError {
         match self {
             Self::RateLimited(secs) => Some((*secs).max(1)),
             Self::TooManyConnections | Self::Overloaded => Some(5),
+            Self::AnalysisBusy => Some(30),
             _ => None,
         }
     }

@@ -140,7 +140,7 @@ const MICROS: f64 = 1e6;
 
 /// The kinds of refusal counted by [`Metrics::refused`]: the rate limits (by the action
 /// limited, crate::ratelimit), then the caps (crate::net::limits, crate::live::cpu).
-pub const REFUSALS: [&str; 12] = [
+pub const REFUSALS: [&str; 13] = [
     "create",
     "join",
     "unknown-code",
@@ -153,6 +153,7 @@ pub const REFUSALS: [&str; 12] = [
     "websockets-per-ip",
     "cpu-games",
     "seek",
+    "analysis",
 ];
 
 /// Every counter and histogram of this process.

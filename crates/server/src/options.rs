@@ -92,6 +92,9 @@ pub struct Limits {
     pub connect: Rate,
     /// Seeks in the pools of quick pairing, per browser and address (crate::pools).
     pub seek: Rate,
+    /// Analyses of finished games started (« Analyser »), per browser and address: each keeps
+    /// the CPU pool busy when it is idle (crate::live::analysis).
+    pub analysis: Rate,
     /// Games against CPUs being played at once per browser (`too_many_cpu_games`): each keeps
     /// the CPU players' pool busy as long as it lasts.
     pub cpu_games_per_client: usize,
@@ -134,6 +137,10 @@ impl Default for Limits {
             seek: Rate {
                 burst: 20,
                 per_minute: 30,
+            },
+            analysis: Rate {
+                burst: 4,
+                per_minute: 1,
             },
             cpu_games_per_client: 5,
             cpu_games_per_ip: 30,

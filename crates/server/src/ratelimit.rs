@@ -41,6 +41,8 @@ pub enum Action {
     Connect,
     /// Seeking a game in the pools (or blocking a person), per address and browser.
     Seek,
+    /// Starting the analysis of a finished game, per address and browser.
+    Analysis,
 }
 
 impl Action {
@@ -54,6 +56,7 @@ impl Action {
             Action::Feedback => "feedback",
             Action::Connect => "connect",
             Action::Seek => "seek",
+            Action::Analysis => "analysis",
         }
     }
 }
@@ -151,6 +154,7 @@ impl RateLimiter {
             Action::Feedback => self.limits.feedback,
             Action::Connect => self.limits.connect,
             Action::Seek => self.limits.seek,
+            Action::Analysis => self.limits.analysis,
         }
     }
 

@@ -64,6 +64,8 @@ pub struct AppState {
     pub client_key: Arc<str>,
     /// Quick pairing (crate::pools).
     pub pools: Arc<Pools>,
+    /// The analyses of finished games in progress (crate::live::analysis).
+    pub analyses: Arc<crate::live::analysis::Analyses>,
 }
 
 impl AppState {
@@ -126,7 +128,12 @@ impl AppState {
         let public = PublicLists::start(&rooms, cluster.clone());
         let limiter = Arc::new(RateLimiter::new(config.limits.clone()).shared(cluster.clone()));
         let client_key = server_key(&store, CLIENT_KEY).await?.into();
+        let analyses = Arc::new(crate::live::analysis::Analyses::new(
+            config.analysis.clone(),
+            store.clone(),
+        ));
         Ok(Self {
+            analyses,
             pools,
             public,
             public_feeds: Arc::default(),

@@ -760,6 +760,50 @@ pub(super) fn a_leave_counts_once_and_ages_out(store: &dyn Store) {
     assert_eq!(store.leaves_since("ana", 0).unwrap(), 1);
 }
 
+pub(super) fn an_analysis_is_kept_with_its_game_and_goes_with_it(store: &dyn Store) {
+    let mut r = room("DDDDDD", "playing", 10);
+    create(store, &r, Vec::new());
+    let mut commit = |g: GameRow| {
+        r.state.version += 1;
+        r.state.game_no = g.game_no;
+        store
+            .commit(&Commit {
+                room: RoomWrite::State {
+                    from: r.state.version - 1,
+                    state: r.state.clone(),
+                },
+                actions: Vec::new(),
+                events: Vec::new(),
+                game: Some(g),
+                ..a_move("DDDDDD", r.state.version, None)
+            })
+            .unwrap();
+    };
+    commit(game(1, 10, Some(20)));
+    commit(game(2, 30, Some(40)));
+    commit(game(3, 50, None));
+    assert!(store.analysis("DDDDDD", 1).unwrap().is_none());
+    assert!(store.save_analysis("DDDDDD", 1, "{\"a\":1}", 60).unwrap());
+    assert!(store.save_analysis("DDDDDD", 2, "{\"b\":2}", 60).unwrap());
+    // A second one replaces the first.
+    assert!(store.save_analysis("DDDDDD", 1, "{\"a\":2}", 70).unwrap());
+    assert_eq!(
+        store.analysis("DDDDDD", 1).unwrap().as_deref(),
+        Some("{\"a\":2}")
+    );
+    // No such game, no such room: nothing stored, no error.
+    assert!(!store.save_analysis("DDDDDD", 9, "{}", 60).unwrap());
+    assert!(!store.save_analysis("ZZZZZZ", 1, "{}", 60).unwrap());
+    assert!(store.analysis("DDDDDD", 9).unwrap().is_none());
+    assert!(store.analysis("ZZZZZZ", 1).unwrap().is_none());
+    // Retention takes the old games and their analyses; the room takes the rest.
+    assert_eq!(store.delete_old_games(25).unwrap(), 1);
+    assert!(store.analysis("DDDDDD", 1).unwrap().is_none());
+    assert!(store.analysis("DDDDDD", 2).unwrap().is_some());
+    store.delete("DDDDDD").unwrap();
+    assert!(store.analysis("DDDDDD", 2).unwrap().is_none());
+}
+
 /// A `#[test]` of every function above for one backend: `$make` gives `(store, guard)`, the
 /// guard kept until the test ends (a temporary directory, a database dropped after).
 macro_rules! conformance {
@@ -788,6 +832,7 @@ macro_rules! conformance {
                 the_first_server_key_is_kept,
                 blocks_go_both_ways_and_are_cleared_by_their_author,
                 a_leave_counts_once_and_ages_out,
+                an_analysis_is_kept_with_its_game_and_goes_with_it,
             );
         }
     };

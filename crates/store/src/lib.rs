@@ -29,6 +29,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod analysis;
 #[cfg(test)]
 mod conformance;
 mod error;
@@ -40,6 +41,7 @@ mod push;
 mod rooms;
 mod sqlite;
 
+pub use analysis::AnalysisStore;
 pub use feedback::{FeedbackRow, FeedbackStore};
 pub use memory::MemoryStore;
 pub use pairing::{LeaveRow, PairingStore};
@@ -72,6 +74,12 @@ pub fn open(
 
 /// Every concern of the storage in one object: what the application state holds, each part
 /// handing out only the trait it needs (see the module documentation).
-pub trait Store: RoomStore + FeedbackStore + PushStore + PairingStore + std::fmt::Debug {}
+pub trait Store:
+    RoomStore + FeedbackStore + PushStore + PairingStore + AnalysisStore + std::fmt::Debug
+{
+}
 
-impl<T: RoomStore + FeedbackStore + PushStore + PairingStore + std::fmt::Debug> Store for T {}
+impl<T: RoomStore + FeedbackStore + PushStore + PairingStore + AnalysisStore + std::fmt::Debug>
+    Store for T
+{
+}

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::analysis::AnalysisStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
 use crate::pairing::{LeaveRow, PairingStore};
@@ -37,6 +38,8 @@ struct Mem {
     /// (who blocked, whom) → when.
     blocks: BTreeMap<(String, String), i64>,
     leaves: BTreeMap<(String, i64, i64), LeaveRow>,
+    /// (room, game) → the analysis; read only while the game is kept (as the cascade would).
+    analyses: BTreeMap<(String, i64), String>,
 }
 
 /// The store in memory.
@@ -577,5 +580,41 @@ impl PairingStore for MemoryStore {
         let start = mem.leaves.len();
         mem.leaves.retain(|_, l| l.at >= before);
         Ok(start - mem.leaves.len())
+    }
+}
+
+impl AnalysisStore for MemoryStore {
+    fn save_analysis(
+        &self,
+        code: &str,
+        game_no: i64,
+        analysis: &str,
+        _at: i64,
+    ) -> Result<bool, StoreError> {
+        let mut mem = self.mem();
+        let kept = mem
+            .rooms
+            .get(code)
+            .is_some_and(|r| r.games.contains_key(&game_no));
+        if kept {
+            mem.analyses
+                .insert((code.to_owned(), game_no), analysis.to_owned());
+        }
+        Ok(kept)
+    }
+
+    fn analysis(&self, code: &str, game_no: i64) -> Result<Option<String>, StoreError> {
+        let mut mem = self.mem();
+        let kept = mem
+            .rooms
+            .get(code)
+            .is_some_and(|r| r.games.contains_key(&game_no));
+        let key = (code.to_owned(), game_no);
+        if !kept {
+            // Gone with its game, as the database's cascade does.
+            mem.analyses.remove(&key);
+            return Ok(None);
+        }
+        Ok(mem.analyses.get(&key).cloned())
     }
 }

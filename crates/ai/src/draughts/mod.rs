@@ -6,6 +6,7 @@
 pub mod egdb;
 mod eval;
 mod offer;
+pub mod review;
 pub(crate) mod search;
 mod weights;
 

@@ -17,6 +17,7 @@ use super::{Caller, JsonBody};
 use crate::error::{AppError, RoomError};
 use crate::live::{blocking, now_ms, RoomCell};
 use crate::state::AppState;
+use dames_room::analysis::GameAnalysis;
 use dames_room::game::{GameKind, GameState};
 use dames_room::position::{self, Imported};
 use dames_room::record::{self, GameRecord};
@@ -35,14 +36,14 @@ pub fn router() -> Router<AppState> {
 
 /// Which game of a room: its number, or the current (or last) one.
 #[derive(Clone, Copy)]
-enum Which {
+pub(super) enum Which {
     Current,
     No(i64),
 }
 
 impl Which {
     /// From the `{n}` of a path: a game number (1, 2, …).
-    fn parse(n: &str) -> Result<Self, AppError> {
+    pub(super) fn parse(n: &str) -> Result<Self, AppError> {
         match n.parse::<i64>() {
             Ok(v) if v >= 1 && n.bytes().all(|b| b.is_ascii_digit()) => Ok(Self::No(v)),
             _ => Err(AppError::UnknownGame),
@@ -52,7 +53,7 @@ impl Which {
 
 /// The record of a game of the room and the engine's state after it, rebuilt from the store
 /// (the game's row and its log are read together).
-async fn record_of(
+pub(super) async fn record_of(
     state: &AppState,
     cell: &RoomCell,
     which: Which,
@@ -219,7 +220,15 @@ async fn download(
     let now = now_ms();
     let (text, content_type, name) = match record.game {
         GameKind::Draughts => (
-            record::pdn(&record, &game, &site, now),
+            record::pdn_analysed(
+                &record,
+                &game,
+                &site,
+                now,
+                stored_analysis(&state, &record.code, record.game_no)
+                    .await?
+                    .as_ref(),
+            ),
             "application/x-draughts-pdn; charset=utf-8",
             format!("dames-{}-{}.pdn", record.code, record.game_no),
         ),
@@ -239,6 +248,22 @@ async fn download(
         (header::CACHE_CONTROL, "no-store".to_owned()),
     ];
     Ok((headers, text).into_response())
+}
+
+/// The stored analysis of game `game_no` of room `code` (« Analyser », crate::live::analysis),
+/// if there is one in the current format.
+///
+/// # Errors
+/// If the store cannot be read.
+pub(super) async fn stored_analysis(
+    state: &AppState,
+    code: &str,
+    game_no: i64,
+) -> Result<Option<GameAnalysis>, AppError> {
+    let store = state.store.clone();
+    let code = code.to_owned();
+    let text = blocking(move || store.analysis(&code, game_no)).await?;
+    Ok(text.as_deref().and_then(GameAnalysis::from_json))
 }
 
 /// The current (or last) game of the room as the text of its file (PDN for draughts, the text

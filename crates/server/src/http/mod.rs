@@ -1,6 +1,7 @@
 //! The HTTP edge: extractors shared by the handlers (JSON bodies with typed errors, the
 //! caller's identity from cookies and headers), the client cookie middleware, and the router.
 
+pub mod analysis;
 pub mod events;
 pub mod games;
 pub mod me;
@@ -32,6 +33,7 @@ pub fn router() -> axum::Router<AppState> {
         .merge(transfer::router())
         .merge(reviews::router())
         .merge(games::router())
+        .merge(analysis::router())
         .merge(pools::router())
         .merge(public::router())
         .merge(reports::router())

@@ -4,6 +4,7 @@
 //! the change broadcast, and CPU turns scheduled on a bounded worker pool (the CPU players in
 //! [`cpu`], their pool in [`scheduler`]).
 
+pub mod analysis;
 mod clock;
 mod commit;
 mod cpu;

@@ -5,6 +5,11 @@
 //! a worker while another room's 1 s CPU waits for it. Each search keeps its own wall-clock
 //! deadline: a paused search is simply searching less, never answering late; and one past its
 //! deadline is let through at once to answer.
+//!
+//! Background searches (the analyses of finished games, « Analyser »: [`Scheduler::run_background`])
+//! come after all of those: one takes a worker only while no other search waits for one, and
+//! gives it back at its next clock poll (every 128 nodes, well under a millisecond) as soon as
+//! one does; between themselves they take turns in slices, in their own ring.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -17,6 +22,10 @@ use std::time::{Duration, Instant};
 pub const SLICE: Duration = Duration::from_millis(50);
 /// Nice value of the search threads: the server's own threads (requests, commits) come first.
 const NICE: i32 = 10;
+/// Nice value of the background searches' threads: the lowest priority.
+const NICE_BACKGROUND: i32 = 19;
+/// A background search has no deadline: this far ahead is never reached.
+const NO_DEADLINE: Duration = Duration::from_secs(7 * 24 * 3600);
 /// Longest sleep of a waiting search between looks at its cancel flag.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
 
@@ -45,6 +54,8 @@ struct Queues {
     rooms: HashMap<String, VecDeque<u64>>,
     /// The first search of each room waiting for a slice, in turn order.
     ring: VecDeque<u64>,
+    /// The background searches waiting for a slice, in turn order (served when `ring` is empty).
+    idle: VecDeque<u64>,
     next_id: u64,
 }
 
@@ -78,22 +89,62 @@ impl Scheduler {
         cancel: Arc<AtomicBool>,
         search: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
         let id = self.enter(room);
+        self.spawn(room, id, deadline, cancel, false, search).await
+    }
+
+    /// Runs `search` in the background (see the module documentation): only while no other
+    /// search waits for a worker, taking turns with the other background searches; `cancel`
+    /// stops it from waiting. `None` if the thread could not start or panicked.
+    pub async fn run_background<T: Send + 'static>(
+        self: &Arc<Self>,
+        cancel: Arc<AtomicBool>,
+        search: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let id = {
+            let mut q = self.lock();
+            let id = q.next_id;
+            q.next_id += 1;
+            q.idle.push_back(id);
+            id
+        };
+        let deadline = Instant::now() + NO_DEADLINE;
+        self.spawn("", id, deadline, cancel, true, search).await
+    }
+
+    async fn spawn<T: Send + 'static>(
+        self: &Arc<Self>,
+        room: &str,
+        id: u64,
+        deadline: Instant,
+        cancel: Arc<AtomicBool>,
+        background: bool,
+        search: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
         let turn = Turn {
             pool: self.clone(),
             room: room.to_owned(),
             id,
             deadline,
             cancel,
+            background,
             holding: false,
             slice: Instant::now(),
         };
+        let nice = if background { NICE_BACKGROUND } else { NICE };
         let spawned = std::thread::Builder::new()
-            .name("cpu-player".into())
+            .name(
+                if background {
+                    "cpu-background"
+                } else {
+                    "cpu-player"
+                }
+                .into(),
+            )
             .spawn(move || {
                 // Not fatal: the search then runs at the server's priority.
-                let _ = rustix::process::setpriority_process(None, NICE);
+                let _ = rustix::process::setpriority_process(None, nice);
                 let _ = tx.send(turn.run(search));
             });
         if let Err(err) = spawned {
@@ -124,6 +175,7 @@ impl Scheduler {
             q.running -= 1;
         }
         q.ring.retain(|&x| x != id);
+        q.idle.retain(|&x| x != id);
         if let Some(searches) = q.rooms.get_mut(room) {
             searches.retain(|&x| x != id);
             match searches.front().copied() {
@@ -138,10 +190,11 @@ impl Scheduler {
         self.turn.notify_all();
     }
 
-    /// Searches waiting for a slice and computing now (for tests and logs).
+    /// Searches waiting for a slice (background ones too) and computing now (for tests and
+    /// logs).
     pub fn load(&self) -> (usize, usize) {
         let q = self.lock();
-        (q.ring.len(), q.running)
+        (q.ring.len() + q.idle.len(), q.running)
     }
 }
 
@@ -152,6 +205,8 @@ struct Turn {
     id: u64,
     deadline: Instant,
     cancel: Arc<AtomicBool>,
+    /// A background search ([`Scheduler::run_background`]).
+    background: bool,
     /// Computing (counted in `running`).
     holding: bool,
     /// When the current slice began.
@@ -177,14 +232,21 @@ impl Turn {
         let pool = self.pool.clone();
         let mut q = pool.lock();
         loop {
-            if q.ring.front() == Some(&self.id) && q.running < pool.workers {
-                q.ring.pop_front();
-                break;
+            if q.running < pool.workers {
+                if !self.background && q.ring.front() == Some(&self.id) {
+                    q.ring.pop_front();
+                    break;
+                }
+                if self.background && q.ring.is_empty() && q.idle.front() == Some(&self.id) {
+                    q.idle.pop_front();
+                    break;
+                }
             }
             let now = Instant::now();
             if self.cancel.load(Ordering::Relaxed) || now >= self.deadline {
                 // Answer now (a cancelled search stops at its next poll): let it through.
                 q.ring.retain(|&x| x != self.id);
+                q.idle.retain(|&x| x != self.id);
                 break;
             }
             let wait = (self.deadline - now).min(LOOK_EVERY);
@@ -196,9 +258,11 @@ impl Turn {
         }
         q.running += 1;
         drop(q);
-        crate::metrics::METRICS
-            .cpu_wait
-            .observe_time(asked.elapsed());
+        if !self.background {
+            crate::metrics::METRICS
+                .cpu_wait
+                .observe_time(asked.elapsed());
+        }
         self.holding = true;
         self.slice = Instant::now();
         // Another worker may be free for the next room.
@@ -208,6 +272,9 @@ impl Turn {
     /// Called by the search every few nodes: at the end of a slice, if another room waits, goes
     /// to the back of the ring and waits for its next turn.
     fn checkpoint(&mut self) {
+        if self.background {
+            return self.background_checkpoint();
+        }
         if !self.holding || self.slice.elapsed() < SLICE {
             return;
         }
@@ -220,6 +287,28 @@ impl Turn {
         }
         q.running -= 1;
         q.ring.push_back(self.id);
+        drop(q);
+        self.holding = false;
+        pool.turn.notify_all();
+        self.acquire();
+    }
+}
+
+impl Turn {
+    /// A background search's checkpoint: gives its worker back at once when another search
+    /// waits for one, and at the end of its slice when another background search does.
+    fn background_checkpoint(&mut self) {
+        if !self.holding {
+            return;
+        }
+        let pool = self.pool.clone();
+        let mut q = pool.lock();
+        let slice_over = self.slice.elapsed() >= SLICE && !q.idle.is_empty();
+        if q.ring.is_empty() && !slice_over {
+            return;
+        }
+        q.running -= 1;
+        q.idle.push_back(self.id);
         drop(q);
         self.holding = false;
         pool.turn.notify_all();
@@ -310,6 +399,63 @@ mod tests {
             started.elapsed() >= Duration::from_millis(300),
             "{first:?} {second:?}"
         );
+        assert_eq!(pool.load(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_background_search_gives_its_worker_to_a_cpu_search_at_once() {
+        let pool = Scheduler::new(1);
+        let far = Instant::now() + Duration::from_secs(60);
+        let background = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                pool.run_background(Arc::default(), spin(Duration::from_millis(1_000)))
+                    .await
+                    .unwrap();
+                Instant::now()
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let asked = Instant::now();
+        pool.run(
+            "AAAAAA",
+            far,
+            Arc::default(),
+            spin(Duration::from_millis(200)),
+        )
+        .await
+        .unwrap();
+        let cpu_done = Instant::now();
+        // The CPU's search computed without sharing its worker: done in about its own time,
+        // not after the background search's second (whatever the machine's load, well before).
+        let background_done = background.await.unwrap();
+        assert!(cpu_done < background_done);
+        assert!(
+            background_done - cpu_done >= Duration::from_millis(500),
+            "the background search waited: {:?} {:?}",
+            cpu_done - asked,
+            background_done - cpu_done
+        );
+        assert_eq!(pool.load(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn background_searches_take_turns_among_themselves() {
+        let pool = Scheduler::new(1);
+        let run = |ms| {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                pool.run_background(Arc::default(), spin(Duration::from_millis(ms)))
+                    .await
+                    .unwrap();
+                Instant::now()
+            })
+        };
+        let long = run(1_000);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let short = run(100);
+        let (long, short) = (long.await.unwrap(), short.await.unwrap());
+        assert!(short < long, "the short one was served between slices");
         assert_eq!(pool.load(), (0, 0));
     }
 

@@ -3,6 +3,7 @@
 use postgres::Row;
 
 use super::PostgresStore;
+use crate::analysis::AnalysisStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
 use crate::pairing::{LeaveRow, PairingStore};
@@ -266,5 +267,34 @@ impl PairingStore for PostgresStore {
         let mut pooled = self.get()?;
         let n = (pooled.conn().client).execute("DELETE FROM leaves WHERE at < $1", &[&before])?;
         Ok(count(n))
+    }
+}
+
+impl AnalysisStore for PostgresStore {
+    fn save_analysis(
+        &self,
+        code: &str,
+        game_no: i64,
+        analysis: &str,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        let mut pooled = self.get()?;
+        // Only for a game that exists: no foreign-key error for a game deleted meanwhile.
+        let n = (pooled.conn().client).execute(
+            "INSERT INTO analyses (code, game_no, analysis, at)
+             SELECT code, game_no, $3, $4 FROM games WHERE code = $1 AND game_no = $2
+             ON CONFLICT (code, game_no) DO UPDATE SET analysis = EXCLUDED.analysis, at = EXCLUDED.at",
+            &[&code, &game_no, &analysis, &at],
+        )?;
+        Ok(n > 0)
+    }
+
+    fn analysis(&self, code: &str, game_no: i64) -> Result<Option<String>, StoreError> {
+        let mut pooled = self.get()?;
+        let row = (pooled.conn().client).query_opt(
+            "SELECT analysis FROM analyses WHERE code = $1 AND game_no = $2",
+            &[&code, &game_no],
+        )?;
+        Ok(row.map(|r| r.get(0)))
     }
 }

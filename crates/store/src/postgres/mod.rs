@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0004_clock.sql"),
     include_str!("../../migrations/postgres/0005_pairing.sql"),
     include_str!("../../migrations/postgres/0006_public.sql"),
+    include_str!("../../migrations/postgres/0007_analysis.sql"),
     include_str!("../../migrations/postgres/0008_seat_memory.sql"),
 ];
 

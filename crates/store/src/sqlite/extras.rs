@@ -3,6 +3,7 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::SqliteStore;
+use crate::analysis::AnalysisStore;
 use crate::error::StoreError;
 use crate::feedback::{FeedbackRow, FeedbackStore};
 use crate::pairing::{LeaveRow, PairingStore};
@@ -244,5 +245,36 @@ impl PairingStore for SqliteStore {
         Ok(self
             .conn()
             .execute("DELETE FROM leaves WHERE at < ?1", [before])?)
+    }
+}
+
+impl AnalysisStore for SqliteStore {
+    fn save_analysis(
+        &self,
+        code: &str,
+        game_no: i64,
+        analysis: &str,
+        at: i64,
+    ) -> Result<bool, StoreError> {
+        // Only for a game that exists: no foreign-key error for a game deleted meanwhile.
+        let n = self.conn().execute(
+            "INSERT INTO analyses (code, game_no, analysis, at)
+             SELECT code, game_no, ?3, ?4 FROM games WHERE code = ?1 AND game_no = ?2
+             ON CONFLICT (code, game_no) DO UPDATE SET analysis = excluded.analysis, at = excluded.at",
+            rusqlite::params![code, game_no, analysis, at],
+        )?;
+        Ok(n > 0)
+    }
+
+    fn analysis(&self, code: &str, game_no: i64) -> Result<Option<String>, StoreError> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .reader()
+            .query_row(
+                "SELECT analysis FROM analyses WHERE code = ?1 AND game_no = ?2",
+                rusqlite::params![code, game_no],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 }

@@ -32,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_clock.sql"),
     include_str!("../../migrations/0009_pairing.sql"),
     include_str!("../../migrations/0010_public.sql"),
+    include_str!("../../migrations/0011_analysis.sql"),
     include_str!("../../migrations/0012_seat_memory.sql"),
 ];
 
