@@ -2,13 +2,13 @@
 /**
  * The featured game of « Jouer en ligne » (issue 20), drawn as a small live board: its position
  * read from the room (`GET /api/rooms/{code}`, as a spectator reads it), its last move marked,
- * redrawn when the public lists say it moved. Loaded by public.js only once the lists are on
- * screen with a featured game, so that the home page's first visit does not pay for the board.
+ * redrawn when the public lists say it moved. Loaded by public.js only when the lists have a
+ * featured game, and the board's modules only once the section is on screen, so that the home
+ * page's first visit does not pay for them.
  */
 import { api } from './api.js';
-import { Board } from './board.js';
+import { fill } from './dom.js';
 import { t, tn } from './i18n.js';
-import { kindOf } from './kinds.js';
 
 const quiet = { onMove: () => {}, onPending: () => {}, onHint: () => {} };
 
@@ -17,6 +17,7 @@ const quiet = { onMove: () => {}, onPending: () => {}, onHint: () => {} };
  * @param {string} code @returns {Promise<SVGSVGElement|null>}
  */
 export async function featuredBoard(code) {
+  const [{ Board }, { kindOf }] = await Promise.all([import('./board.js'), import('./kinds.js')]);
   const room = await api.getRoom(code);
   const g = room.game_view;
   if (!g) return null;
@@ -34,7 +35,47 @@ export async function featuredBoard(code) {
     animate: null,
   });
   board.svg.classList.add(kind.boardClass, 'featured-board');
-  board.svg.setAttribute('aria-label', t('public_featured_board', { game: t(kind.name), moves: tn('public_moves', g.moves.length) }));
+  const label = t('public_featured_board', { game: t(kind.name), moves: tn('public_moves', g.moves.length) });
+  board.svg.setAttribute('aria-label', label);
   board.svg.dataset.moves = String(g.moves.length);
   return board.svg;
+}
+
+/**
+ * Keeps `box` showing the featured game given, drawn once `section` is on screen, kept while
+ * that game has not moved, redrawn when it did. Returns what to call with each new lists' one.
+ * @param {HTMLElement} section @param {HTMLElement} box
+ * @returns {(r: {code: string, moves?: number}) => void}
+ */
+export function follow(section, box) {
+  let seen = typeof IntersectionObserver === 'undefined';
+  /** @type {{code: string, moves?: number}|null} */
+  let wanted = null;
+  let drawn = '';
+  const draw = async () => {
+    const r = wanted;
+    if (!seen || !r) return;
+    const key = `${r.code}:${r.moves ?? 0}`;
+    if (key === drawn) return;
+    drawn = key;
+    try {
+      const svg = await featuredBoard(r.code);
+      if (drawn === key) fill(box, svg);
+    } catch {
+      drawn = '';
+    }
+  };
+  if (!seen) {
+    const watcher = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      watcher.disconnect();
+      seen = true;
+      draw();
+    });
+    watcher.observe(section);
+  }
+  return (r) => {
+    wanted = r;
+    draw();
+  };
 }

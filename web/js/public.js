@@ -118,45 +118,19 @@ function openTable(r) {
 }
 
 /**
- * The featured game's small board: drawn once the section is on screen (featured.js, loaded
- * then), kept while the game has not moved, redrawn when the lists say it did.
+ * The featured game's small board (featured.js, loaded only when there is a featured game).
  * @param {HTMLElement} section
  */
 function miniBoard(section) {
   const box = h('div', { class: 'featured-box', 'data-testid': 'featured-board' });
-  let seen = typeof IntersectionObserver === 'undefined';
-  /** @type {PublicRoom|null} */
-  let wanted = null;
-  let drawn = '';
-  const draw = async () => {
-    const r = wanted;
-    if (!seen || !r) return;
-    const key = `${r.code}:${r.moves ?? 0}`;
-    if (key === drawn) return;
-    drawn = key;
-    try {
-      const { featuredBoard } = await import('./featured.js');
-      const svg = await featuredBoard(r.code);
-      if (drawn === key) fill(box, svg);
-    } catch {
-      drawn = '';
-    }
-  };
-  if (!seen) {
-    const watcher = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      watcher.disconnect();
-      seen = true;
-      draw();
-    });
-    watcher.observe(section);
-  }
+  /** @type {Promise<(r: PublicRoom) => void>|null} */
+  let shown = null;
   return {
     box,
     /** @param {PublicRoom} r */
     show(r) {
-      wanted = r;
-      draw();
+      shown ??= import('./featured.js').then((m) => m.follow(section, box));
+      shown.then((f) => f(r)).catch(() => { shown = null; });
     },
   };
 }

@@ -126,6 +126,18 @@ impl Seeker {
     }
 }
 
+/// Ana's browser hosts a draughts room where Bo's browser holds the other seat: Ana's client
+/// and the room's code.
+async fn ana_and_bo_seated(server: &Server) -> (Client, String) {
+    let mut host = server.browser(&id("ana"));
+    host.create(json!({"game": "draughts", "name": "Ana"}))
+        .await;
+    let mut guest = server.browser(&id("bo"));
+    guest.join(host.code.as_deref().unwrap(), "Bo").await;
+    let code = host.code.clone().unwrap();
+    (host, code)
+}
+
 /// Takes the seat a match gave, as the page does: `join` with the token.
 async fn take_seat(server: &Server, browser: &str, matched: &Value) -> (Client, Value) {
     let mut client = server.browser(&id(browser));
@@ -304,12 +316,7 @@ async fn without_the_cpu_fill_or_before_its_time_nobody_plays_cpus() {
 #[tokio::test]
 async fn a_blocked_browser_is_never_paired_with_its_blocker() {
     let server = Server::start().await;
-    let mut host = server.browser(&id("ana"));
-    host.create(json!({"game": "draughts", "name": "Ana"}))
-        .await;
-    let mut guest = server.browser(&id("bo"));
-    guest.join(host.code.as_deref().unwrap(), "Bo").await;
-    let code = host.code.clone().unwrap();
+    let (host, code) = ana_and_bo_seated(&server).await;
     // Refusals first: one's own seat, no such seat, a caller without a seat.
     let own = host
         .post("/api/me/blocks", json!({"room": code, "seat": 0}))
@@ -489,12 +496,7 @@ async fn a_cpu_fill_is_a_game_against_cpus_under_the_same_caps() {
 #[tokio::test]
 async fn a_block_made_while_waiting_reaches_the_seek_already_waiting() {
     let server = Server::start().await;
-    let mut host = server.browser(&id("ana"));
-    host.create(json!({"game": "draughts", "name": "Ana"}))
-        .await;
-    let mut guest = server.browser(&id("bo"));
-    guest.join(host.code.as_deref().unwrap(), "Bo").await;
-    let code = host.code.clone().unwrap();
+    let (host, code) = ana_and_bo_seated(&server).await;
     // Ana waits first; then, from her other tab, she blocks Bo.
     let mut ana = seeker(&server, "ana").await;
     ana.seek("Ana", &["draughts12-turn"], None).await;

@@ -82,12 +82,7 @@ async fn a_one_time_link_moves_the_seat_and_the_old_token_stops_working() {
         .act("transfer/claim", json!({"token": token}))
         .await
         .expect_error(410, "invalid_transfer");
-    let again = phone.act("transfer", json!({})).await.ok();
-    let (_, token2) = again["url"]
-        .as_str()
-        .unwrap()
-        .split_once("#transfer=")
-        .unwrap();
+    let token2 = phone.transfer_token().await;
     let taken = bo.act("transfer/claim", json!({"token": token2})).await;
     taken.expect_error(409, "wrong_state");
     assert_eq!(taken.body["error"]["detail"]["reason"], "already_seated");
@@ -106,13 +101,7 @@ async fn a_link_made_before_a_restart_moves_the_seat_after_it_and_only_once() {
         .await;
     let code = ana.code.clone().unwrap();
     ana.start().await;
-    let link = ana.act("transfer", json!({})).await.ok();
-    let (_, token) = link["url"]
-        .as_str()
-        .unwrap()
-        .split_once("#transfer=")
-        .unwrap();
-    let token = token.to_owned();
+    let token = ana.transfer_token().await;
     let server = server.restart(|_| {}).await;
     let mut phone = server.browser("0123456789abcdef0123456789abcdef");
     phone.code = Some(code.clone());

@@ -260,6 +260,17 @@ impl Client {
         self.get(&self.room_path("")).await.ok()
     }
 
+    /// Asks for a link moving this seat to another browser: the link's one-time token (its
+    /// fragment).
+    pub async fn transfer_token(&self) -> String {
+        let link = self.act("transfer", serde_json::json!({})).await.ok();
+        let url = link["url"].as_str().unwrap();
+        let (_, token) = url
+            .split_once("#transfer=")
+            .expect("the token in the fragment");
+        token.to_owned()
+    }
+
     pub async fn act(&self, action: &str, body: Value) -> Answer {
         self.post(&self.room_path(&format!("/{action}")), body)
             .await
