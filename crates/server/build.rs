@@ -516,6 +516,7 @@ const ONLINE_ONLY: &[&str] = &[
     // The room screen's away players, clocks and phrases, and the public lists of « Jouer en
     // ligne » (loaded by home.js once the page is shown, from the network only).
     "js/away.js",
+    "js/texts-away.js",
     "js/clock.js",
     "js/phrases.js",
     "js/public.js",

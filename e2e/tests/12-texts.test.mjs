@@ -31,6 +31,9 @@ export async function textProblems({ NAMES, ALWAYS_MANY, NUMBERS, root }) {
     const later = await import(root + '/js/texts-later.js');
     const solo = await import(root + '/js/solitaire.js');
     const analysis = await import(root + '/js/texts-analysis.js');
+    // The room screen's texts, merged as the room screen merges them when it loads.
+    const away = await import(root + '/js/texts-away.js');
+    i18n.addTexts(away.FR, away.EN);
     const out = [];
     for (const lang of ['fr', 'en']) {
       i18n.setLang(lang);

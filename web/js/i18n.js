@@ -4,7 +4,6 @@ import { load, save } from './storage.js';
 import { EN as SITE_EN, FR as SITE_FR } from './texts.js';
 import { EN as PLAY_EN, FR as PLAY_FR } from './texts-play.js';
 import { EN as REPLAY_EN, FR as REPLAY_FR } from './texts-replay.js';
-import { EN as AWAY_EN, FR as AWAY_FR } from './texts-away.js';
 import { EN as CLOCK_EN, FR as CLOCK_FR } from './texts-clock.js';
 import { EN as ONLINE_EN, FR as ONLINE_FR } from './texts-online.js';
 import { EN as PUBLIC_EN, FR as PUBLIC_FR } from './texts-public.js';
@@ -13,7 +12,8 @@ const fr = {
   ...SITE_FR, // texts.js: install, offline, sharing, accessibility, the games' facts
   ...PLAY_FR, // texts-play.js: errors, settings' defaults, draw answers, results, the 404 page
   ...REPLAY_FR, // texts-replay.js: the move list's notation, the games' files (the rest: texts-later.js)
-  ...AWAY_FR, // texts-away.js: players who leave a live game
+  // texts-away.js (players who leave a live game, moving a seat): the room screen's only,
+  // loaded with it (router.js `loadRoom`, `addTexts`) and not precached.
   ...CLOCK_FR, // texts-clock.js: « Pendule », the clocks of live games
   ...ONLINE_FR, // texts-online.js: « Jouer en ligne », quick pairing
   ...PUBLIC_FR, // texts-public.js: public games, phrases, « Masquer », « Signaler »
@@ -324,7 +324,6 @@ const en = {
   ...SITE_EN,
   ...PLAY_EN,
   ...REPLAY_EN,
-  ...AWAY_EN,
   ...CLOCK_EN,
   ...ONLINE_EN,
   ...PUBLIC_EN,
@@ -625,7 +624,7 @@ const en = {
   err_not_played: 'First finish a game of this kind on this browser.',
 };
 
-/** @typedef {keyof typeof fr} Key */
+/** @typedef {keyof typeof fr | keyof typeof import('./texts-away.js').FR} Key */
 /** @typedef {'fr'|'en'} Lang */
 
 /**
@@ -644,13 +643,22 @@ const typed = new Set();
 function frText(key) {
   if (!typed.has(key)) {
     typed.add(key);
-    if (key in fr) fr[key] = frTypo(fr[key]);
+    if (key in tables.fr) tables.fr[key] = frTypo(tables.fr[key]);
   }
-  return fr[key];
+  return tables.fr[key];
 }
 
-/** @type {Record<Lang, Record<Key, string>>} */
-const tables = { fr, en };
+/** Both languages' texts, the later ones (`addTexts`) included once loaded. */
+const tables = /** @type {Record<Lang, Record<Key, string>>} */ (/** @type {unknown} */ ({ fr, en }));
+
+/**
+ * Adds the texts of a screen loaded later (texts-away.js, with the room screen).
+ * @param {Record<string, string>} frTexts @param {Record<string, string>} enTexts
+ */
+export function addTexts(frTexts, enTexts) {
+  Object.assign(tables.fr, frTexts);
+  Object.assign(tables.en, enTexts);
+}
 
 /** Every text of a language, as written (the browser test over every text reads them). @param {Lang} l */
 export function textTable(l) {
@@ -687,7 +695,7 @@ export function onLangChange(f) {
  * @param {Key} key @param {Record<string, string|number>} [params]
  */
 export function t(key, params) {
-  return fillIn((current === 'en' ? en[key] : undefined) ?? frText(key) ?? key, params);
+  return fillIn((current === 'en' ? tables.en[key] : undefined) ?? frText(key) ?? key, params);
 }
 
 /**
@@ -749,7 +757,7 @@ export function place(n) {
 /** Sentence for an outcome's reason, or null if unknown. @param {string|undefined|null} reason */
 export function reasonText(reason) {
   const k = /** @type {Key} */ ('reason_' + reason);
-  return reason && k in fr ? t(k) : null;
+  return reason && k in tables.fr ? t(k) : null;
 }
 
 /** The label of each settings field the server may name in an error (`field`), by its path. */
@@ -826,7 +834,7 @@ export function errorText(e) {
     if (reason === 'control_chars' || reason === 'control') return t('err_name_control_chars');
     if (reason === 'empty') return t('err_name_empty');
     const k = /** @type {Key} */ ('err_name_' + reason);
-    return reason && k in fr ? t(k) : t('err_invalid_name');
+    return reason && k in tables.fr ? t(k) : t('err_invalid_name');
   }
   if (e.code === 'invalid_settings') {
     const label = e.field ? fieldLabel(e.field) : '';
@@ -853,7 +861,7 @@ export function errorText(e) {
   }
   if (e.code === 'wrong_state') {
     const k = /** @type {Key} */ ('err_state_' + reason);
-    return reason && k in fr ? t(k) : t('err_state_generic');
+    return reason && k in tables.fr ? t(k) : t('err_state_generic');
   }
   /** @type {Record<string, Key>} */
   const map = {

@@ -64,6 +64,7 @@ export function loadRoom() {
       import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./kinds.js'),
       import('./kind-cc.js'), import('./kind-draughts.js'), import('./a11y.js'),
       import('./delta.js'), import('./away.js'), import('./clock.js'), import('./phrases.js'),
+      Promise.all([import('./texts-away.js'), import('./i18n.js')]).then(([m, i18n]) => i18n.addTexts(m.FR, m.EN)),
     ]).then(([room]) => room);
     roomModule.catch(() => { roomModule = null; });
   }
