@@ -135,12 +135,7 @@ async fn a_seat_transfer_link_made_through_one_node_moves_the_seat_through_anoth
     let token = ana.transfer_token().await;
     let mut phone = cluster.client(1);
     phone.code = Some(code.clone());
-    let answer = phone
-        .act("transfer/claim", json!({"token": token}))
-        .await
-        .ok();
-    assert_eq!(answer["seat"], 0);
-    phone.token = answer["token"].as_str().map(str::to_owned);
+    assert_eq!(phone.claim_transfer(&token).await["seat"], 0);
     // The seat is the phone's on both nodes; Ana's old token is nobody's.
     let moved = on_node(&cluster, 0, &phone).room().await;
     assert_eq!(moved["you"], 0);

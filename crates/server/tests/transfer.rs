@@ -105,11 +105,7 @@ async fn a_link_made_before_a_restart_moves_the_seat_after_it_and_only_once() {
     let server = server.restart(|_| {}).await;
     let mut phone = server.browser("0123456789abcdef0123456789abcdef");
     phone.code = Some(code.clone());
-    let answer = phone
-        .act("transfer/claim", json!({"token": token}))
-        .await
-        .ok();
-    assert_eq!(answer["seat"], 0);
+    assert_eq!(phone.claim_transfer(&token).await["seat"], 0);
     // Used: refused, after another restart too.
     let server = server.restart(|_| {}).await;
     let mut again = server.browser("fedcba9876543210fedcba9876543210");

@@ -271,6 +271,17 @@ impl Client {
         token.to_owned()
     }
 
+    /// Opens a link moving a seat here with its `token`: the seat is now this client's (its
+    /// new seat token kept). Returns the answer (`seat`, `token`, `room`).
+    pub async fn claim_transfer(&mut self, token: &str) -> Value {
+        let answer = (self
+            .act("transfer/claim", serde_json::json!({"token": token}))
+            .await)
+            .ok();
+        self.token = answer["token"].as_str().map(str::to_owned);
+        answer
+    }
+
     pub async fn act(&self, action: &str, body: Value) -> Answer {
         self.post(&self.room_path(&format!("/{action}")), body)
             .await
