@@ -285,8 +285,14 @@ impl Turn {
             self.slice = Instant::now();
             return;
         }
-        q.running -= 1;
         q.ring.push_back(self.id);
+        self.give_back(&pool, q);
+    }
+
+    /// Gives the worker back (this search already queued in `q` for its next turn), lets the
+    /// next search take it, and waits for that turn.
+    fn give_back(&mut self, pool: &Scheduler, mut q: MutexGuard<'_, Queues>) {
+        q.running -= 1;
         drop(q);
         self.holding = false;
         pool.turn.notify_all();
@@ -307,12 +313,8 @@ impl Turn {
         if q.ring.is_empty() && !slice_over {
             return;
         }
-        q.running -= 1;
         q.idle.push_back(self.id);
-        drop(q);
-        self.holding = false;
-        pool.turn.notify_all();
-        self.acquire();
+        self.give_back(&pool, q);
     }
 }
 
