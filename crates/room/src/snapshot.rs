@@ -247,6 +247,22 @@ impl Room {
             }
         }
     }
+
+    /// Takes the transfer links stored in `rows` (read from the store) for the seats still held
+    /// by the same person (the same seat token): a link made through another node of a cluster.
+    pub fn take_stored_transfers(&mut self, rows: &[SeatRow]) {
+        for (seat, row) in self.seats.iter_mut().zip(rows) {
+            let same = match &seat.occupant {
+                Occupant::Human { token_hash, .. } => {
+                    row.token_hash.as_deref() == Some(token_hash.as_slice())
+                }
+                _ => false,
+            };
+            if let (true, Ok(Some(transfer))) = (same, transfer_of(row)) {
+                seat.transfer = Some(transfer);
+            }
+        }
+    }
 }
 
 /// The columns of `state` that are the play's: the draw offer pending, the seat that declined
@@ -295,17 +311,22 @@ fn seat_from_row(row: &SeatRow) -> Result<Seat, String> {
         // The away clock and a pending transfer: stored with the seat (they survive a restart
         // and are the same on every node). A person's only.
         away_since: row.away_since.filter(|_| row.kind == "human"),
-        transfer: match (&row.transfer_hash, row.transfer_expires_at) {
-            (Some(hash), Some(expires_at)) if row.kind == "human" => Some(Transfer {
-                hash: hash
-                    .as_slice()
-                    .try_into()
-                    .map_err(|_| "bad transfer hash")?,
-                expires_at,
-            }),
-            _ => None,
-        },
+        transfer: transfer_of(row)?,
     })
+}
+
+/// The pending transfer link a stored seat holds (a person's only).
+fn transfer_of(row: &SeatRow) -> Result<Option<Transfer>, String> {
+    match (&row.transfer_hash, row.transfer_expires_at) {
+        (Some(hash), Some(expires_at)) if row.kind == "human" => Ok(Some(Transfer {
+            hash: hash
+                .as_slice()
+                .try_into()
+                .map_err(|_| "bad transfer hash")?,
+            expires_at,
+        })),
+        _ => Ok(None),
+    }
 }
 
 /// A loss by abandonment ([`Action::Forfeit`]) is stored as a resignation with this data: a

@@ -60,15 +60,8 @@ impl Rooms {
         let Some(stored) = blocking(move || store.load(&code)).await? else {
             return Ok(());
         };
-        let Ok(fresh) = Room::from_stored(&stored) else {
-            return Ok(());
-        };
-        let mut room = cell.room.lock().await;
-        for (seat, stored) in room.seats.iter_mut().zip(&fresh.seats) {
-            if seat.occupant == stored.occupant && stored.transfer.is_some() {
-                seat.transfer.clone_from(&stored.transfer);
-            }
-        }
+        // The seats' rows only: no game replayed for a link.
+        cell.room.lock().await.take_stored_transfers(&stored.seats);
         Ok(())
     }
 }
