@@ -103,8 +103,9 @@ async fn claim(
         Ok((seat, token))
     };
     let (seat, token) = match state.rooms.mutate(&cell, claim).await {
-        // A link made through another node: this node's copy does not know it yet.
-        Err(AppError::Room(RoomError::InvalidTransfer)) => {
+        // A link made through another node: this node's copy does not know it yet (one node
+        // alone knows every link it made, restarts included: a wrong token costs no read).
+        Err(AppError::Room(RoomError::InvalidTransfer)) if state.rooms.cluster().is_some() => {
             state.rooms.read_transfers(&cell).await?;
             state.rooms.mutate(&cell, claim).await?
         }
