@@ -277,11 +277,12 @@ impl Pools {
     fn next_since(&self) -> i64 {
         use std::sync::atomic::Ordering::SeqCst;
         let now = unix_ms();
-        let last = self.last_since.fetch_max(now, SeqCst);
-        if last < now {
-            return now;
-        }
-        self.last_since.fetch_add(1, SeqCst) + 1
+        let next = |last: i64| now.max(last + 1);
+        let last = (self
+            .last_since
+            .fetch_update(SeqCst, SeqCst, |last| Some(next(last))))
+        .unwrap_or_else(|last| last);
+        next(last)
     }
 
     /// Puts `seek` in its pools.
