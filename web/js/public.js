@@ -32,7 +32,7 @@ export function publicSection() {
     const featured = lists.watch.find((g) => g.code === lists.featured);
     const rest = lists.watch.filter((g) => g !== featured);
     fill(watch, lists.watch.length
-      ? [featured ? gameToWatch(featured, true, mini) : null, ...rest.map((g) => gameToWatch(g, false, mini))]
+      ? [featured ? gameToWatch(featured, mini.box) : null, ...rest.map((g) => gameToWatch(g, null))]
       : h('li', { class: 'muted small public-empty' }, t('public_watch_empty')));
     el.dataset.loaded = 'true';
     if (featured) mini.show(featured);
@@ -136,14 +136,15 @@ function miniBoard(section) {
 }
 
 /**
- * A game to watch: opens the room's page as a spectator.
- * @param {PublicRoom} r @param {boolean} featured @param {{box: HTMLElement}} mini the featured game's board
+ * A game to watch: opens the room's page as a spectator; the featured one with its small board.
+ * @param {PublicRoom} r @param {HTMLElement|null} board the featured game's board, if it is the one
  */
-function gameToWatch(r, featured, mini) {
+function gameToWatch(r, board) {
+  const featured = board !== null;
   const players = r.seats.filter((s) => s.kind !== 'empty').map(seatName);
   const game = t(r.game === 'cc' ? 'cc_name' : 'dr_name');
   return h('li', { class: `public-item${featured ? ' public-featured' : ''}`, 'data-code': r.code, 'data-key': r.code },
-    featured ? mini.box : null,
+    board,
     h('div', { class: 'public-main' },
       featured ? h('span', { class: 'tag public-tag' }, t('public_featured')) : null,
       h('strong', null, headline(r)),
