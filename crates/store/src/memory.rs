@@ -48,6 +48,7 @@ pub struct MemoryStore {
     mem: Mutex<Mem>,
     fail: AtomicUsize,
     batches: AtomicUsize,
+    version_queries: AtomicUsize,
 }
 
 impl MemoryStore {
@@ -59,6 +60,11 @@ impl MemoryStore {
     /// Batches committed so far.
     pub fn batches(&self) -> usize {
         self.batches.load(Ordering::SeqCst)
+    }
+
+    /// Calls of [`RoomStore::versions`] so far (each is one query of a real database).
+    pub fn version_queries(&self) -> usize {
+        self.version_queries.load(Ordering::SeqCst)
     }
 
     fn mem(&self) -> std::sync::MutexGuard<'_, Mem> {
@@ -194,6 +200,7 @@ impl RoomStore for MemoryStore {
     }
 
     fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
+        self.version_queries.fetch_add(1, Ordering::SeqCst);
         let mem = self.mem();
         Ok(codes
             .iter()

@@ -84,7 +84,7 @@ pub const SWEEP_EVERY: Duration = Duration::from_millis(400);
 pub const STALE_BOUND: Duration = Duration::from_secs(1);
 
 /// How many codes one sweep query asks about at most.
-const SWEEP_CHUNK: usize = 1000;
+const SWEEP_CHUNK: usize = super::versions::QUERY_CHUNK;
 
 /// How this node caught up on the changes of other nodes (tests, and the log at shutdown).
 #[derive(Debug, Default)]
@@ -205,6 +205,13 @@ impl Rooms {
         tokio::spawn(self.clone().renew_places());
     }
 
+    /// Listens to the other nodes without sweeping (tests of the messages alone: a sweep on a
+    /// slow machine would catch a room up before its messages arrive).
+    #[cfg(test)]
+    fn start_listening_only(self: &Arc<Self>) {
+        tokio::spawn(self.clone().listen());
+    }
+
     /// The room with this code, as [`Rooms::get`]; with a cluster, a room already held here is
     /// first checked against the store and brought up to date if another node changed it (a
     /// message lost or not yet arrived). Without a cluster, exactly [`Rooms::get`].
@@ -215,16 +222,10 @@ impl Rooms {
         let held = self.cells().contains_key(code);
         let cell = self.get(code).await?;
         if held && self.cluster.get().is_some() {
-            let store = self.store.clone();
-            let codes = vec![code.to_owned()];
-            match blocking(move || store.versions(&codes)).await {
-                Ok(found) => {
-                    if let Some(&(_, stored)) = found.first() {
-                        self.clone().catch_up_from_store(cell.clone(), stored).await;
-                    }
-                }
-                // The copy held here is served: the sweep catches up when the store answers.
-                Err(err) => tracing::warn!("room {code}: its version cannot be read: {err}"),
+            // Read with the other rooms asked for meanwhile (`versions`). If the store cannot
+            // answer, the copy held here is served: the sweep catches up when it can.
+            if let Ok(Some(stored)) = self.stored_version(code).await {
+                self.clone().catch_up_from_store(cell.clone(), stored).await;
             }
         }
         Ok(cell)
@@ -562,7 +563,7 @@ mod tests {
         let store = Arc::new(MemoryStore::default());
         let prefix = scratch_prefix();
         let (a, b) = (node(&store, &prefix).await, node(&store, &prefix).await);
-        b.start_fanout();
+        b.start_listening_only();
         until_subscribed(&prefix, 1).await;
         let (on_a, ()) = a.create(new_room).await.unwrap();
         let code = on_a.room.lock().await.code.clone();

@@ -21,6 +21,7 @@ mod presence;
 mod presence_cluster;
 pub mod public;
 mod seats;
+mod versions;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -183,6 +184,8 @@ pub struct Rooms {
     remote_presence: Mutex<HashMap<String, Vec<String>>>,
     /// In a cluster: how the changes of other nodes were caught up on (`fanout`).
     catch_ups: CatchUps,
+    /// In a cluster: the rooms whose stored version is asked for, read together (`versions`).
+    asked: versions::Asked,
 }
 
 /// Sees every committed change: the room after it, its numbered events and where it was made.
@@ -245,6 +248,7 @@ impl Rooms {
             cluster: std::sync::OnceLock::new(),
             remote_presence: Mutex::new(HashMap::new()),
             catch_ups: CatchUps::default(),
+            asked: versions::Asked::default(),
             #[cfg(test)]
             planted_codes: Mutex::new(Vec::new()),
         });
