@@ -270,11 +270,11 @@ export class RoomSocket {
       }, 15000);
     };
     ws.onmessage = (e) => this.receive(e.data);
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       clearTimeout(openTimeout);
       clearInterval(this.pinger);
       if (this.ws === ws) this.ws = null;
-      if (!this.closed) this.scheduleReconnect();
+      if (!this.closed) this.scheduleReconnect(e.code === 1012);
     };
     ws.onerror = () => {
       /* onclose follows */
@@ -369,11 +369,18 @@ export class RoomSocket {
     this.h.onStatus(s, this.attempt);
   }
 
-  scheduleReconnect() {
+  /**
+   * @param {boolean} [restarting] the server closed the socket as it restarts (1012, a deploy):
+   * another node takes the socket at once, so the first attempt comes within 50–300 ms, spread
+   * so that the sockets of a whole node do not all arrive in the same millisecond.
+   */
+  scheduleReconnect(restarting = false) {
     if (this.closed) return;
     this.attempt++;
     this.setStatus('reconnecting');
-    const delay = Math.min(500 * 2 ** (this.attempt - 1), 10000) * (0.8 + Math.random() * 0.4);
+    const delay = restarting && this.attempt === 1
+      ? 50 + Math.random() * 250
+      : Math.min(500 * 2 ** (this.attempt - 1), 10000) * (0.8 + Math.random() * 0.4);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
     // While the socket is down, the state still comes over HTTP, and queued actions go there too.

@@ -125,12 +125,14 @@ pub enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
-    /// Play while Redis or PostgreSQL restarts, a node is cut off from Redis or the disk is
-    /// full (services the run starts itself): nothing lost or doubled, play resumes by itself.
+    /// Play while Redis or PostgreSQL restarts, a node is cut off from Redis, the disk is full,
+    /// or three nodes behind nginx restart in turn (services the run starts itself): nothing
+    /// lost or doubled, play resumes by itself.
     Faults {
         #[command(flatten)]
         common: Common,
-        /// What to break: redis-restart, postgres-restart, redis-cut, disk-full (root), or all.
+        /// What to break: redis-restart, postgres-restart, redis-cut, disk-full (root),
+        /// rolling-restart (nginx), or all.
         #[arg(long, default_value = "all")]
         fault: String,
         /// Games of each kind.
@@ -145,7 +147,8 @@ pub enum Command {
         /// Acknowledged moves before the fault.
         #[arg(long, default_value_t = 100)]
         before: u64,
-        /// How long the fault lasts.
+        /// How long the fault lasts (rolling-restart: the pause between a node back and the next
+        /// one stopped).
         #[arg(long, default_value = "3s", value_parser = parse_duration)]
         down: Duration,
         /// How long play goes on after recovery before every game is read back.

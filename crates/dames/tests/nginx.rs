@@ -3,13 +3,14 @@
 //! port and log path are changed. Through nginx: `/health` and `/ready`, a game over HTTP, a
 //! WebSocket upgraded and fed, requests spread over both nodes; then one node is killed
 //! (`kill -9`) and every request still gets its answer from the other.
-#![cfg(feature = "server")]
+#![cfg(feature = "loadtest")]
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+use dames_loadtest::infra::{Nginx, NGINX_SITE as CONF};
 
 use futures_util::StreamExt;
 use serde_json::{json, Value};
@@ -19,89 +20,7 @@ use tokio_tungstenite::tungstenite::Message;
 use common::cluster::Cluster;
 use common::{call, draughts_game as game};
 
-const CONF: &str = include_str!("../../../deploy/nginx/dames.conf");
 const DOC: &str = include_str!("../../../docs/cluster.md");
-
-/// nginx, stopped with SIGTERM when dropped (a failed test leaves nothing running): its workers
-/// would outlive a master killed with SIGKILL.
-struct Nginx(Child);
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        let pid = self.0.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        let _ = self.0.wait();
-    }
-}
-
-/// Debian's nginx (`apt-get install nginx`; ./scripts/test installs it when missing).
-fn nginx_binary() -> PathBuf {
-    ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-        .expect("nginx is not installed (apt-get install -y nginx)")
-}
-
-/// `deploy/nginx/dames.conf` with the test's node addresses, port and access log.
-fn site_conf(nodes: [&str; 2], port: u16, log: &Path) -> String {
-    let replace = |conf: String, from: &str, to: &str| {
-        assert_eq!(conf.matches(from).count(), 1, "{from:?} in dames.conf");
-        conf.replace(from, to)
-    };
-    let conf = replace(
-        CONF.to_owned(),
-        "server 127.0.0.1:8081 ",
-        &format!("server {} ", nodes[0]),
-    );
-    let conf = replace(
-        conf,
-        "server 127.0.0.1:8082 ",
-        &format!("server {} ", nodes[1]),
-    );
-    let conf = replace(conf, "listen 80;", &format!("listen 127.0.0.1:{port};"));
-    replace(
-        conf,
-        "/var/log/nginx/dames.access.log",
-        log.to_str().unwrap(),
-    )
-}
-
-/// Starts nginx in `dir` (its pid, logs and temporary files there) in front of `nodes`.
-fn nginx(dir: &Path, nodes: [&str; 2]) -> (Nginx, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    std::fs::write(
-        dir.join("dames.conf"),
-        site_conf(nodes, port, &dir.join("access.log")),
-    )
-    .unwrap();
-    let d = dir.display();
-    // `user root` lets the workers read this private directory when the test runs as root;
-    // run by anyone else, nginx ignores it (with a warning).
-    let main = format!(
-        "user root;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
-         events {{ worker_connections 256; }}\n\
-         http {{\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n  \
-         fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n  \
-         access_log off;\n  include {d}/dames.conf;\n}}\n"
-    );
-    std::fs::write(dir.join("nginx.conf"), main).unwrap();
-    let child = Command::new(nginx_binary())
-        .arg("-p")
-        .arg(dir)
-        .arg("-c")
-        .arg(dir.join("nginx.conf"))
-        .args(["-g", "daemon off;"])
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    (Nginx(child), base)
-}
 
 /// Polls `url` until it answers 200 (nginx and the nodes take a moment on a loaded machine).
 async fn wait_ok(http: &reqwest::Client, url: &str) {
@@ -199,7 +118,7 @@ fn the_documented_configuration_is_the_tested_one() {
         "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
         "proxy_buffering off;",
         "proxy_next_upstream error timeout",
-        "max_fails=",
+        "max_fails=0;",
     ] {
         assert!(CONF.contains(needed), "{needed}");
     }
@@ -208,7 +127,6 @@ fn the_documented_configuration_is_the_tested_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
     let mut cluster = Cluster::start_bare(2, &["--trusted-proxy", "127.0.0.1", "--log", "warn"]);
-    let dir = tempfile::tempdir().unwrap();
     let addr = |i: usize| {
         cluster
             .node(i)
@@ -217,7 +135,8 @@ async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
             .to_owned()
     };
     let (a, b) = (addr(0), addr(1));
-    let (_nginx, base) = nginx(dir.path(), [&a, &b]);
+    let nginx = Nginx::start(&[&a, &b], 64).unwrap();
+    let base = nginx.base();
     let http = reqwest::Client::new();
     wait_ok(&http, &format!("{base}/health")).await;
     wait_ok(&http, &format!("{base}/ready")).await;
@@ -234,7 +153,7 @@ async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
     for _ in 0..4 {
         call(http.get(format!("{base}/api/rooms/{code}"))).await;
     }
-    let seen = upstreams(&dir.path().join("access.log"));
+    let seen = upstreams(&nginx.access_log());
     for node in [&a, &b] {
         assert!(seen.contains(node), "{node} never answered: {seen:?}");
     }
@@ -254,7 +173,7 @@ async fn two_nodes_behind_nginx_serve_http_and_websockets_and_survive_a_kill() {
     }
     let mut ws = connect(&base, &code, &tokens[0]).await;
     assert_eq!(next_of(&mut ws, "state").await["type"], "state");
-    let after = upstreams(&dir.path().join("access.log"));
+    let after = upstreams(&nginx.access_log());
     assert!(after.len() > seen.len());
     drop(ws);
 }

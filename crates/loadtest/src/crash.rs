@@ -38,7 +38,7 @@ use tokio::task::JoinSet;
 use crate::api::{Api, GameKind, GameRecord};
 use crate::db;
 use crate::error::{Error, Result};
-use crate::player::{drive, End, Link, Player, Style, ACK_WAIT};
+use crate::player::{drive, Backoff, End, Link, Player, Style, ACK_WAIT};
 use crate::rng::Rng;
 use crate::server::{raise_fd_limit, ServerProcess, Spread};
 use crate::setup::{self, SETUP_CONCURRENCY};
@@ -344,7 +344,7 @@ impl Run {
                 parked.push(p);
             } else {
                 let base = servers[spread.node(i, servers.len())].base.clone();
-                tasks.spawn(drive(p, base, stopped.clone(), 0));
+                tasks.spawn(drive(p, base, stopped.clone(), 0, Backoff::Fixed));
             }
         }
         let deadline = Instant::now() + PHASE_LIMIT;

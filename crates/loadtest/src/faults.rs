@@ -13,13 +13,20 @@
 //!   network partition (silence, not a refusal), while PostgreSQL stays reachable.
 //! - `disk-full`: one node on SQLite in a small `tmpfs` (root only), filled to the last byte,
 //!   then freed after `down`.
+//! - `rolling-restart`: three nodes (PostgreSQL, Redis) behind nginx with the deployment's
+//!   configuration ([`crate::infra::Nginx`]), every player connected through nginx; the nodes
+//!   are stopped cleanly (SIGTERM: they drain, telling their sockets to reconnect) and started
+//!   again on the same address one after the other, `down` apart once each is back: a deploy.
 //!
-//! The players (two per game, the seats of a game on different nodes when there are two) play
-//! at `pace` throughout. A move answered with a transient error (`internal`, `timeout`,
+//! The players (two per game, the seats of a game on different nodes when there are two, or
+//! wherever nginx sends them) play at `pace` throughout. A move answered with a transient error (`internal`, `timeout`,
 //! `overloaded`) is sent again by the same id a quarter of a second later; a dropped socket is
 //! reopened. When the fault ends the run measures how long until every game still being played
 //! has moved again (**time to recover**), plays on for `after`, stops the players, and reads
-//! every game back from node 0: an acknowledged move missing or different is a **loss**.
+//! every game back from node 0: an acknowledged move missing or different is a **loss**. Each
+//! reconnection is timed, from the socket's loss to the room's state on the new one. A player
+//! waits a tenth of a second before it connects again; behind nginx (`rolling-restart`) it waits
+//! as the page does (50–300 ms after a node's « restarting » close, then backing off).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -36,14 +43,14 @@ use tokio::task::JoinSet;
 use crate::api::{Api, GameKind, GameRecord};
 use crate::crash::{losses, write_checks, Loss};
 use crate::error::{Error, Result};
-use crate::infra::{Postgres, Proxy, Redis, SmallDisk};
-use crate::player::{drive, End, Player, Style, ACK_WAIT};
+use crate::infra::{Nginx, Postgres, Proxy, Redis, SmallDisk};
+use crate::player::{drive, Backoff, End, Player, Style, ACK_WAIT};
 use crate::rng::Rng;
 use crate::server::{raise_fd_limit, ServerProcess, Spread};
 use crate::setup::{self, SETUP_CONCURRENCY};
-use crate::stats::{tally_text, Recorder};
+use crate::stats::{tally_text, write_latency, Percentiles, Recorder};
 
-/// Reopened sockets a player may need in one run (a tenth of a second apart).
+/// Reopened sockets a player may need in one run.
 const RECONNECTS: u32 = 300;
 /// How long the run waits for the moves it asks for before the fault, and for recovery after.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
@@ -62,15 +69,18 @@ pub enum Fault {
     RedisCut,
     /// The SQLite database's file system full (one node; root).
     DiskFull,
+    /// Three nodes behind nginx stopped and started again one after the other (a deploy).
+    RollingRestart,
 }
 
 impl Fault {
     /// Every fault, in the order of docs/cluster.md's table.
-    pub const ALL: [Fault; 4] = [
+    pub const ALL: [Fault; 5] = [
         Fault::RedisRestart,
         Fault::PostgresRestart,
         Fault::RedisCut,
         Fault::DiskFull,
+        Fault::RollingRestart,
     ];
 
     /// Its name on the command line.
@@ -80,6 +90,7 @@ impl Fault {
             Fault::PostgresRestart => "postgres-restart",
             Fault::RedisCut => "redis-cut",
             Fault::DiskFull => "disk-full",
+            Fault::RollingRestart => "rolling-restart",
         }
     }
 
@@ -101,10 +112,10 @@ impl Fault {
     }
 
     fn nodes(self) -> usize {
-        if self == Fault::DiskFull {
-            1
-        } else {
-            2
+        match self {
+            Fault::DiskFull => 1,
+            Fault::RollingRestart => 3,
+            _ => 2,
         }
     }
 }
@@ -126,7 +137,8 @@ pub struct Config {
     pub pace: Duration,
     /// Acknowledged moves before the fault.
     pub before: u64,
-    /// How long the fault lasts.
+    /// How long the fault lasts (`rolling-restart`: the pause between a node back and the
+    /// next one stopped).
     pub down: Duration,
     /// How long play goes on after recovery before the check.
     pub after: Duration,
@@ -162,7 +174,8 @@ pub struct Report {
     pub nodes: usize,
     /// Games of each kind.
     pub games: BTreeMap<GameKind, usize>,
-    /// How long the fault lasted (s).
+    /// How long the fault lasted (s); `rolling-restart`: from the first node stopped to the
+    /// last one back.
     pub down_s: f64,
     /// Moves acknowledged before the fault, during it, and after it.
     pub moves_before: u64,
@@ -187,6 +200,10 @@ pub struct Report {
     pub violations: Vec<String>,
     /// Error codes the players received, with counts.
     pub errors: BTreeMap<String, u64>,
+    /// Sockets opened again after one was lost.
+    pub reconnections: u64,
+    /// From a lost socket to the room's state on the next one.
+    pub reconnect: Option<Percentiles>,
     /// Players that gave up (refused too often, or no socket for 30 s).
     pub players_failed: u64,
     /// Why, with counts.
@@ -211,6 +228,8 @@ struct Services {
     postgres: Option<Postgres>,
     proxy: Option<Proxy>,
     disk: Option<SmallDisk>,
+    /// In front of the nodes (`rolling-restart`), started once they are.
+    nginx: Option<Nginx>,
 }
 
 impl Services {
@@ -221,6 +240,7 @@ impl Services {
                 postgres: None,
                 proxy: None,
                 disk: Some(SmallDisk::mount(SMALL_DISK)?),
+                nginx: None,
             });
         }
         let redis = Redis::start()?;
@@ -234,6 +254,7 @@ impl Services {
             redis: Some(redis),
             proxy,
             disk: None,
+            nginx: None,
         })
     }
 
@@ -253,10 +274,16 @@ impl Services {
     fn spawn_nodes(&self, config: &Config) -> Result<Vec<ServerProcess>> {
         (0..config.fault.nodes())
             .map(|i| {
-                let args = self.node_args(i, &config.server_args);
+                let mut args = self.node_args(i, &config.server_args);
                 match &self.disk {
                     Some(disk) => {
                         ServerProcess::spawn(&config.bin, &disk.path().join("dames.db"), &args)
+                    }
+                    None if config.fault == Fault::RollingRestart => {
+                        // Behind nginx, on addresses of their own that a restart keeps.
+                        args.extend(["--trusted-proxy".into(), "127.0.0.1".into()]);
+                        let addr = format!("127.0.0.1:{}", crate::infra::free_port()?);
+                        ServerProcess::spawn_fresh_at(&config.bin, &addr, &args)
                     }
                     None => ServerProcess::spawn_fresh(&config.bin, &args),
                 }
@@ -275,6 +302,7 @@ impl Services {
                 Ok(())
             }
             Fault::DiskFull => self.disk.as_ref().map_or(Ok(()), |d| d.fill().map(drop)),
+            Fault::RollingRestart => Ok(()), // nodes, not services: see `roll`
         }
     }
 
@@ -289,8 +317,33 @@ impl Services {
                 Ok(())
             }
             Fault::DiskFull => self.disk.as_ref().map_or(Ok(()), SmallDisk::free),
+            Fault::RollingRestart => Ok(()),
         }
     }
+}
+
+/// Stops each node cleanly and starts it again on its address, one after the other, `pause`
+/// apart once each is back (what a deploy does).
+///
+/// # Errors
+/// A node did not stop cleanly within its drain, or did not start again.
+async fn roll(nodes: Vec<ServerProcess>, pause: Duration) -> Result<Vec<ServerProcess>> {
+    let mut done = Vec::with_capacity(nodes.len());
+    for (i, node) in nodes.into_iter().enumerate() {
+        if i > 0 {
+            tokio::time::sleep(pause).await;
+        }
+        let node = tokio::task::spawn_blocking(move || {
+            let mut node = node;
+            node.stop()?;
+            node.restart()?;
+            Ok::<_, Error>(node)
+        })
+        .await
+        .map_err(|e| Error::Server(format!("the restart of node {i} panicked: {e}")))??;
+        done.push(node);
+    }
+    Ok(done)
 }
 
 /// Runs `faults`.
@@ -305,7 +358,17 @@ pub async fn run(config: &Config) -> Result<Report> {
     let mut rng = Rng::new(seed);
     let mut services = Services::start(config.fault).await?;
     let mut nodes = services.spawn_nodes(config)?;
-    let bases: Vec<String> = nodes.iter().map(|n| n.base.clone()).collect();
+    let mut bases: Vec<String> = nodes.iter().map(|n| n.base.clone()).collect();
+    if config.fault == Fault::RollingRestart {
+        let addrs: Vec<&str> = bases
+            .iter()
+            .map(|b| b.trim_start_matches("http://"))
+            .collect();
+        let nginx = Nginx::start(&addrs, 2 * config.games * config.kinds.len())?;
+        // Every player goes through nginx, as browsers do.
+        bases = vec![nginx.base()];
+        services.nginx = Some(nginx);
+    }
     let games = setup::new_games(&Api::new(&bases[0])?, &config.kinds, config.games).await?;
     let mut counts = BTreeMap::new();
     for (kind, _) in &games {
@@ -321,9 +384,15 @@ pub async fn run(config: &Config) -> Result<Report> {
     let (links, players) = setup::players(games, &rec, style, &mut rng);
     let (stop, stopped) = watch::channel(false);
     let mut tasks = JoinSet::new();
+    // Behind nginx the players come back as pages do: their pace is part of what a deploy costs.
+    let backoff = if config.fault == Fault::RollingRestart {
+        Backoff::Page
+    } else {
+        Backoff::Fixed
+    };
     for (i, p) in players.into_iter().enumerate() {
         let base = bases[Spread::Seats.node(i, bases.len())].clone();
-        tasks.spawn(drive(p, base, stopped.clone(), RECONNECTS));
+        tasks.spawn(drive(p, base, stopped.clone(), RECONNECTS, backoff));
     }
     let acked = || rec.acked_total.load(Ordering::Relaxed);
 
@@ -341,9 +410,13 @@ pub async fn run(config: &Config) -> Result<Report> {
 
     // The fault.
     let broke_at = Instant::now();
-    services.break_it(config.fault)?;
-    tokio::time::sleep(config.down).await;
-    services.repair(config.fault)?;
+    if config.fault == Fault::RollingRestart {
+        nodes = roll(nodes, config.down).await?;
+    } else {
+        services.break_it(config.fault)?;
+        tokio::time::sleep(config.down).await;
+        services.repair(config.fault)?;
+    }
     let healed_at = Instant::now();
     let moves_during = acked() - moves_before;
 
@@ -411,7 +484,7 @@ pub async fn run(config: &Config) -> Result<Report> {
     Ok(Report {
         fault: config.fault,
         seed,
-        nodes: bases.len(),
+        nodes: nodes.len(),
         games: counts,
         down_s: healed_at.duration_since(broke_at).as_secs_f64(),
         moves_before,
@@ -425,6 +498,8 @@ pub async fn run(config: &Config) -> Result<Report> {
         losses: found,
         violations,
         errors: rec.errors.snapshot(),
+        reconnections: rec.reconnections.load(Ordering::Relaxed),
+        reconnect: Recorder::percentiles(&rec.reconnect),
         players_failed,
         player_failures: rec.drops.snapshot(),
         elapsed_s: started.elapsed().as_secs_f64(),
@@ -467,6 +542,11 @@ impl fmt::Display for Report {
             self.resent_known, self.resent_applied
         )?;
         write_checks(f, &self.losses, &self.violations)?;
+        write_latency(
+            f,
+            &format!("{} reconnections, lost socket → state", self.reconnections),
+            self.reconnect.as_ref(),
+        )?;
         writeln!(
             f,
             "  errors: {}; players failed: {} ({})",
@@ -512,6 +592,8 @@ mod tests {
             losses: Vec::new(),
             violations: Vec::new(),
             errors: BTreeMap::new(),
+            reconnections: 0,
+            reconnect: None,
             players_failed: 0,
             player_failures: BTreeMap::new(),
             elapsed_s: 10.0,

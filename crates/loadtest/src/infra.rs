@@ -1,6 +1,7 @@
 //! The services a fault run breaks, started by the run itself so that it can break them without
 //! touching anyone else's: a Redis server, a PostgreSQL cluster, a TCP proxy that can cut a link
-//! like a network partition, and a small file system that can be filled.
+//! like a network partition, a small file system that can be filled, and nginx in front of the
+//! nodes with the deployment's own configuration (`deploy/nginx/dames.conf`).
 //!
 //! Each is started on a free loopback port (or in a temporary directory) and stopped when
 //! dropped. PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user
@@ -22,7 +23,7 @@ use crate::error::{Error, Result};
 const READY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A port free on 127.0.0.1 now (the kernel's choice; closed again before it is returned).
-fn free_port() -> Result<u16> {
+pub fn free_port() -> Result<u16> {
     Ok(StdListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
@@ -255,6 +256,116 @@ fn is_root() -> bool {
     std::fs::metadata("/proc/self")
         .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
         .unwrap_or(false)
+}
+
+/// `deploy/nginx/dames.conf`, the configuration docs/cluster.md shows.
+pub const NGINX_SITE: &str = include_str!("../../../deploy/nginx/dames.conf");
+
+/// nginx run with [`NGINX_SITE`] in front of some nodes, in a temporary directory of its own
+/// (its pid, logs, temporary files and access log there); stopped with SIGTERM when dropped (its
+/// workers would outlive a master killed with SIGKILL).
+pub struct Nginx {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl Nginx {
+    /// Starts Debian's nginx on a free port in front of `nodes` (`HOST:PORT` each): the
+    /// deployment's site with only its upstream servers, its port and its log path changed, one
+    /// worker with room for `connections` clients.
+    ///
+    /// # Errors
+    /// nginx is missing (`apt-get install nginx`), its configuration does not load, or it did
+    /// not listen within 30 s.
+    pub fn start(nodes: &[&str], connections: usize) -> Result<Nginx> {
+        let bin = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.exists())
+            .ok_or_else(|| Error::Usage("nginx is not installed (apt-get install nginx)".into()))?;
+        let dir = tempfile::Builder::new().prefix("dames-nginx").tempdir()?;
+        let port = free_port()?;
+        let site = nginx_site(nodes, port, &dir.path().join("access.log"))?;
+        std::fs::write(dir.path().join("dames.conf"), site)?;
+        let d = dir.path().display();
+        // Each client costs two (its own and the upstream's), and twice that while sockets
+        // lost in a restart are replaced: nginx otherwise closes connections to make room.
+        let worker_connections = (4 * connections + 256).max(512);
+        // `user root` lets the workers read this private directory when run as root; run by
+        // anyone else, nginx ignores it (with a warning).
+        let main = format!(
+            "user root;\nworker_processes 1;\nworker_rlimit_nofile {files};\npid {d}/nginx.pid;\n\
+             error_log {d}/error.log warn;\nevents {{ worker_connections {worker_connections}; }}\n\
+             http {{\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n  \
+             fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  \
+             scgi_temp_path {d}/scgi;\n  access_log off;\n  include {d}/dames.conf;\n}}\n",
+            files = worker_connections + 64,
+        );
+        std::fs::write(dir.path().join("nginx.conf"), main)?;
+        let child = Command::new(bin)
+            .arg("-p")
+            .arg(dir.path())
+            .arg("-c")
+            .arg(dir.path().join("nginx.conf"))
+            .args(["-g", "daemon off;"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| Error::Server(format!("cannot run nginx: {e}")))?;
+        let nginx = Nginx { child, port, dir };
+        wait_listening(port, "nginx")?;
+        Ok(nginx)
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn base(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Its access log (the `dames` format: `upstream=` names the node that answered).
+    pub fn access_log(&self) -> PathBuf {
+        self.dir.path().join("access.log")
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-TERM", &pid]).status();
+        let _ = self.child.wait();
+    }
+}
+
+/// [`NGINX_SITE`] with `nodes` as its upstream servers (each with the site's `max_fails`),
+/// listening on `127.0.0.1:port`, logging to `log`.
+///
+/// # Errors
+/// The site no longer has the lines replaced here (it changed: this must follow).
+pub fn nginx_site(nodes: &[&str], port: u16, log: &Path) -> Result<String> {
+    let replace = |conf: String, from: &str, to: &str| {
+        if conf.matches(from).count() == 1 {
+            Ok(conf.replace(from, to))
+        } else {
+            Err(Error::Usage(format!(
+                "deploy/nginx/dames.conf has not exactly one {from:?}"
+            )))
+        }
+    };
+    let first = "    server 127.0.0.1:8081 max_fails=0;\n";
+    let second = "    server 127.0.0.1:8082 max_fails=0;\n";
+    let servers: String = nodes
+        .iter()
+        .map(|node| format!("    server {node} max_fails=0;\n"))
+        .collect();
+    let conf = replace(NGINX_SITE.to_owned(), first, &servers)?;
+    let conf = replace(conf, second, "")?;
+    let conf = replace(conf, "listen 80;", &format!("listen 127.0.0.1:{port};"))?;
+    let log = log
+        .to_str()
+        .ok_or_else(|| Error::Usage("the access log's path is not UTF-8".into()))?;
+    replace(conf, "/var/log/nginx/dames.access.log", log)
 }
 
 /// A TCP proxy on a loopback port in front of `upstream`, which can cut the link as a network

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::api::{Api, GameKind};
 use crate::error::Result;
-use crate::player::{drive, End, Style, ACK_WAIT};
+use crate::player::{drive, Backoff, End, Style, ACK_WAIT};
 use crate::rng::Rng;
 use crate::server::{raise_fd_limit, Target};
 use crate::setup;
@@ -98,6 +98,8 @@ pub struct Report {
     pub server_cpu_pct: Option<f64>,
     /// Load generator CPU time during the window, in % of one core.
     pub client_cpu_pct: Option<f64>,
+    /// Moves committed per second of server CPU time (the cost of a move, inverted).
+    pub moves_per_server_cpu_s: Option<f64>,
     /// Server resident memory at the end, KiB.
     pub server_rss_kib: Option<u64>,
 }
@@ -138,7 +140,13 @@ pub async fn run(config: &Config) -> Result<Report> {
     for (i, player) in players.into_iter().enumerate() {
         // The two seats of a game (players 2k and 2k + 1) on different nodes when there are
         // several: each move crosses from one node to the other through the fan-out.
-        tasks.spawn(drive(player, live.base_for(i), stopped.clone(), RECONNECTS));
+        tasks.spawn(drive(
+            player,
+            live.base_for(i),
+            stopped.clone(),
+            RECONNECTS,
+            Backoff::Fixed,
+        ));
     }
     tokio::time::sleep(config.warmup).await;
     let cpu = Cpu::now(&live.pids);
@@ -153,6 +161,9 @@ pub async fn run(config: &Config) -> Result<Report> {
     let server_rss_kib = live.rss_kib();
     live.finish()?;
     let moves = rec.moves.load(Ordering::Relaxed);
+    let moves_per_server_cpu_s = server_cpu_pct
+        .filter(|&pct| pct > 0.0)
+        .map(|pct| moves as f64 / (pct / 100.0 * duration_s));
     Ok(Report {
         seed,
         games: counts,
@@ -170,6 +181,7 @@ pub async fn run(config: &Config) -> Result<Report> {
         players_failed,
         server_cpu_pct,
         client_cpu_pct,
+        moves_per_server_cpu_s,
         server_rss_kib,
     })
 }
@@ -256,6 +268,9 @@ impl fmt::Display for Report {
         )?;
         write_latency(f, "send → ack", self.ack.as_ref())?;
         write_latency(f, "send → opponent", self.opponent.as_ref())?;
+        if let Some(per) = self.moves_per_server_cpu_s {
+            writeln!(f, "  cost: {per:.0} moves per server CPU-second")?;
+        }
         write_usage(
             f,
             self.server_cpu_pct,

@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use crate::api::{GameKind, SeatKey};
-use crate::protocol::{self, Event, Incoming, LegalMove, RoomState, Ws};
+use crate::protocol::{self, Event, Incoming, LegalMove, RoomState, Ws, RESTARTING};
 use crate::rng::Rng;
 use crate::stats::Recorder;
 
@@ -166,6 +166,8 @@ pub(crate) struct Player {
     paced_once: bool,
     /// When to send the outstanding move again (after a transient error).
     retry_at: Option<Instant>,
+    /// When its last socket was lost, until the state comes on the next one.
+    lost_at: Option<Instant>,
 }
 
 impl Player {
@@ -195,6 +197,7 @@ impl Player {
             rematch_asked: 0,
             paced_once: false,
             retry_at: None,
+            lost_at: None,
         }
     }
 
@@ -402,6 +405,9 @@ impl Player {
     }
 
     fn on_state(&mut self, state: &RoomState) {
+        if let Some(lost) = self.lost_at.take() {
+            self.rec.sample(&self.rec.reconnect, lost.elapsed());
+        }
         if state.version < self.version {
             return;
         }
@@ -539,18 +545,50 @@ async fn send(ws: &mut Ws, message: protocol::Message) -> Result<(), String> {
         .map_err(|e| protocol::short_error(&e))
 }
 
+/// How a player waits before it connects again after a lost socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backoff {
+    /// A tenth of a second every time: the runs that count what reconnections cost the server,
+    /// not how the page paces them.
+    Fixed,
+    /// As the page does (web/js/api.js, `scheduleReconnect`): 50–300 ms after the server said it
+    /// restarts (close code 1012), else 500 ms doubling up to 10 s, each ±20 %.
+    Page,
+}
+
+impl Backoff {
+    /// The wait before attempt `failed + 1` of a reconnection whose first loss was `why`.
+    fn delay(self, failed: u32, why: &str, rng: &mut Rng) -> Duration {
+        let ms = match self {
+            Backoff::Fixed => 100,
+            Backoff::Page if failed == 0 && why == RESTARTING => rng.between(50, 300),
+            Backoff::Page => {
+                let base = (500u64 << failed.min(5)).min(10_000);
+                rng.between(base * 8 / 10, base * 12 / 10)
+            }
+        };
+        Duration::from_millis(ms)
+    }
+}
+
 /// Connects `player` and plays until it is stopped, done or failed; after a dropped socket it
-/// connects again (with `since`, resending its unacknowledged move) at most `reconnects` times.
+/// connects again (with `since`, resending its unacknowledged move) at most `reconnects` times,
+/// `backoff` apart.
 pub(crate) async fn drive(
     mut player: Player,
     base: String,
     mut stop: watch::Receiver<bool>,
     reconnects: u32,
+    backoff: Backoff,
 ) -> (Player, End) {
     let mut end = End::Closed("not connected".into());
+    // Attempts failed since the socket was last open, and why it was lost.
+    let mut failed = 0;
+    let mut lost = String::new();
     for attempt in 0..=reconnects {
         if attempt > 0 {
-            sleep(Duration::from_millis(100)).await;
+            let wait = backoff.delay(failed, &lost, &mut player.rng);
+            sleep(wait).await;
             if *stop.borrow() {
                 break;
             }
@@ -560,15 +598,19 @@ pub(crate) async fn drive(
             Err(reason) => {
                 player.count_drop(reconnects, &reason);
                 end = End::Closed(reason);
+                failed += 1;
                 continue;
             }
         };
+        failed = 0;
         if attempt > 0 {
             player.rec.reconnections.fetch_add(1, Ordering::Relaxed);
         }
         end = player.run(&mut ws, &mut stop).await;
         if let End::Closed(reason) = &end {
+            player.lost_at.get_or_insert_with(Instant::now);
             player.count_drop(reconnects, reason);
+            lost.clone_from(reason);
         } else {
             let _ = timeout(Duration::from_secs(2), ws.close(None)).await;
             break;

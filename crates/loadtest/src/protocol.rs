@@ -88,12 +88,21 @@ pub async fn state_within(
         .unwrap_or_else(|_| Err("no state in time".into()))
 }
 
+/// The close code of a server that restarts (« service restart »): its sockets go elsewhere.
+const RESTART: u16 = 1012;
+
+/// Why a socket ended when the server closed it as it restarts (a drain, a deploy).
+pub const RESTARTING: &str = "closed: restarting";
+
 /// The next text message of `ws` parsed, skipping pings and binary frames; `None` when the
 /// socket closed or failed (with the reason).
 pub async fn next_message(ws: &mut Ws) -> std::result::Result<Incoming, String> {
     loop {
         match ws.next().await {
             Some(Ok(Message::Text(text))) => return Ok(parse(&text)),
+            Some(Ok(Message::Close(Some(frame)))) if u16::from(frame.code) == RESTART => {
+                return Err(RESTARTING.into())
+            }
             Some(Ok(Message::Close(_))) | None => return Err("closed".into()),
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(short_error(&e)),

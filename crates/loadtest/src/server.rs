@@ -171,8 +171,11 @@ fn loopback_base(url: &str) -> Result<String> {
 /// A `dames serve` process started by the load generator.
 pub struct ServerProcess {
     child: Child,
-    /// `http://127.0.0.1:PORT` (a new port at each start).
+    /// `http://127.0.0.1:PORT` (a new port at each start, unless started [`at`](Self::spawn_at)
+    /// an address of its own).
     pub base: String,
+    /// What `--addr` it was given (`127.0.0.1:0`: a free port chosen at each start).
+    addr: String,
     /// The database file.
     pub db: PathBuf,
     bin: PathBuf,
@@ -187,11 +190,19 @@ impl ServerProcess {
     /// # Errors
     /// The process could not start or did not print its address within 30 s.
     pub fn spawn_fresh(bin: &Path, args: &[String]) -> Result<ServerProcess> {
+        ServerProcess::spawn_fresh_at(bin, "127.0.0.1:0", args)
+    }
+
+    /// [`spawn_fresh`](Self::spawn_fresh) on `addr`, as [`spawn_at`](Self::spawn_at).
+    ///
+    /// # Errors
+    /// As [`spawn_fresh`](Self::spawn_fresh).
+    pub fn spawn_fresh_at(bin: &Path, addr: &str, args: &[String]) -> Result<ServerProcess> {
         let dir = tempfile::Builder::new()
             .prefix("dames-loadtest")
             .tempdir()?;
         let db = dir.path().join("dames.db");
-        let mut process = ServerProcess::spawn(bin, &db, args)?;
+        let mut process = ServerProcess::spawn_at(bin, &db, addr, args)?;
         process._dir = Some(dir);
         Ok(process)
     }
@@ -201,11 +212,20 @@ impl ServerProcess {
     /// # Errors
     /// The process could not start or did not print its address within 30 s.
     pub fn spawn(bin: &Path, db: &Path, args: &[String]) -> Result<ServerProcess> {
+        ServerProcess::spawn_at(bin, db, "127.0.0.1:0", args)
+    }
+
+    /// Starts `{bin} serve` on `addr` (`HOST:PORT`, kept across [`restart`](Self::restart)s:
+    /// nodes behind a proxy whose upstreams are fixed) and the database file `db`.
+    ///
+    /// # Errors
+    /// The process could not start or did not print its address within 30 s.
+    pub fn spawn_at(bin: &Path, db: &Path, addr: &str, args: &[String]) -> Result<ServerProcess> {
         let mut child = Command::new(bin)
             .args([
                 "serve",
                 "--addr",
-                "127.0.0.1:0",
+                addr,
                 "--no-rate-limits",
                 "--log",
                 "error",
@@ -227,6 +247,7 @@ impl ServerProcess {
                 Some(base) => Ok(ServerProcess {
                     child,
                     base: base.to_owned(),
+                    addr: addr.to_owned(),
                     db: db.to_owned(),
                     bin: bin.to_owned(),
                     args: args.to_vec(),
@@ -264,12 +285,13 @@ impl ServerProcess {
         Ok(())
     }
 
-    /// Starts the same binary again on the same database (after [`kill9`](Self::kill9)).
+    /// Starts the same binary again on the same database and `--addr` (after
+    /// [`kill9`](Self::kill9) or [`stop`](Self::stop)).
     ///
     /// # Errors
     /// As [`spawn`](Self::spawn).
     pub fn restart(&mut self) -> Result<()> {
-        let mut next = ServerProcess::spawn(&self.bin, &self.db, &self.args)?;
+        let mut next = ServerProcess::spawn_at(&self.bin, &self.db, &self.addr, &self.args)?;
         std::mem::swap(&mut self.child, &mut next.child);
         self.base = std::mem::take(&mut next.base);
         // `next` now holds the dead child: dropping it is harmless.

@@ -166,6 +166,8 @@ pub(crate) struct Recorder {
     /// Sockets that closed or failed under a player, by reason.
     pub drops: Tally,
     pub reconnections: AtomicU64,
+    /// From a lost socket to the state on the next one (fault runs).
+    pub reconnect: Mutex<Samples>,
     pub games_finished: AtomicU64,
     /// Moves resent after a reconnection and applied then (crash mode).
     pub resent_applied: AtomicU64,
