@@ -130,7 +130,11 @@ fn three_nodes_behind_nginx_restarted_in_turn_lose_nothing_and_everyone_comes_ba
     // Each node stopped cleanly (the run fails otherwise) and told its sockets to reconnect:
     // the players came back through nginx to a node that was up, at the first try.
     assert!(report["reconnections"].as_u64().unwrap() > 0, "{report:#}");
-    let causes: Vec<&String> = report["player_failures"].as_object().unwrap().keys().collect();
+    let causes: Vec<&String> = report["player_failures"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(causes, ["closed: restarting"], "{report:#}");
     assert!(report["reconnect"]["p99_ms"].is_number(), "{report:#}");
 }
