@@ -576,6 +576,16 @@ impl Game {
         if !self.is_legal(mv) {
             return None;
         }
+        self.path_unchecked(mv)
+    }
+
+    /// [`Game::path`] of a move known to be legal (one the move generator just listed),
+    /// without generating the moves again to check it: listing every legal move with its path
+    /// costs one generation, not one per move.
+    ///
+    /// A move that is not legal gives `None` or a path that means nothing.
+    pub fn path_unchecked(&self, mv: Move) -> Option<Vec<Cell>> {
+        debug_assert!(self.is_legal(mv), "{mv} is not legal");
         let (from, to) = (mv.from.index(), mv.to.index());
         if NEIGHBOURS[from as usize] & mv.to.bit() != 0 {
             return Some(vec![mv.from, mv.to]);
@@ -588,8 +598,13 @@ impl Game {
         let landable = !self.occupied & BOARD & !self.forbidden_landing(self.to_move().0);
         let mut parent = [NONE; 121];
         let mut seen = 1u128 << from;
-        let mut queue = std::collections::VecDeque::from([from]);
-        while let Some(c) = queue.pop_front() {
+        // Breadth first, each hole queued once: at most the 121 holes, no allocation.
+        let mut queue = [NONE; 121];
+        let (mut head, mut tail) = (0, 1);
+        queue[0] = from;
+        while head < tail {
+            let c = queue[head];
+            head += 1;
             if jump_targets(c, occupied, self.kings, kind, mv.to.bit()) != 0 {
                 let mut path = vec![mv.to];
                 let mut cur = c;
@@ -603,7 +618,8 @@ impl Game {
             for n in Bits(jump_targets(c, occupied, self.kings, kind, landable) & !seen) {
                 seen |= 1u128 << n;
                 parent[n as usize] = c;
-                queue.push_back(n);
+                queue[tail] = n;
+                tail += 1;
             }
         }
         debug_assert!(false, "legal move {mv} without a path (to = {to})");

@@ -1,7 +1,8 @@
 //! Property tests over random playouts with random rules (issue 2): every generated move is
 //! accepted by `play`, no hole holds two pieces, piece counts never change except on resignation,
-//! the incremental hash equals the recomputed one, the game always ends by the move limit, and
-//! replaying the moves (or reloading the saved game) gives the same game.
+//! the incremental hash equals the recomputed one, every generated move has a path from its start
+//! to its end, the game always ends by the move limit, and replaying the moves (or reloading the
+//! saved game) gives the same game.
 
 mod common;
 
@@ -92,6 +93,14 @@ fn playout(rules: Rules, seed: u64) {
             game.to_position_json()
         );
         assert_eq!(game.count_legal_moves(), moves.len() as u64);
+        if rng.below(8) == 0 {
+            for &m in &moves {
+                let path = game
+                    .path_unchecked(m)
+                    .unwrap_or_else(|| panic!("generated move {m} without a path"));
+                assert_eq!((path[0], path[path.len() - 1]), (m.from, m.to), "{m}");
+            }
+        }
         if rng.below(60) == 0 {
             let seat = Seat(rng.below(u64::from(rules.players)) as u8);
             if game.resign(seat).is_ok() {

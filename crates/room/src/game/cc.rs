@@ -171,10 +171,9 @@ impl CcGame {
         Board::Cc(CcBoard { pieces, inert })
     }
 
-    fn listed(&self, mv: Move) -> CcMove {
-        let path = self
-            .game
-            .path(mv)
+    /// `mv` as the protocol lists it, with its `path` (the engine's; `None`: from and to).
+    fn listed(mv: Move, path: Option<Vec<Cell>>) -> CcMove {
+        let path = path
             .unwrap_or_else(|| vec![mv.from, mv.to])
             .into_iter()
             .map(Cell::to_cube)
@@ -193,12 +192,12 @@ impl CcGame {
         self.game
             .legal_moves_vec()
             .into_iter()
-            .map(|mv| LegalMove::Cc(self.listed(mv)))
+            .map(|mv| LegalMove::Cc(Self::listed(mv, self.game.path_unchecked(mv))))
             .collect()
     }
 
     pub fn play(&mut self, mv: Move) -> Result<Played, PlayError> {
-        let listed = self.listed(mv);
+        let listed = Self::listed(mv, self.game.path(mv));
         let events = self.game.play(mv)?;
         Ok(Played {
             mv: LegalMove::Cc(listed),
