@@ -6,9 +6,10 @@
 
 mod away;
 mod flag;
+mod move_ids;
 mod transfer;
 
-use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,6 +23,7 @@ use crate::game::{GameKind, GameRules, GameState, MoveInput};
 use crate::protocol::{LegalMove, MoveRecord};
 pub use crate::settings::{Rhythm, Settings, SettingsInput, MAX_CPU_MS};
 pub use away::{AwayAction, AwayRequest, CLAIM_FACTOR};
+pub use move_ids::MoveIds;
 pub use transfer::{Transfer, TRANSFER_TTL_MS};
 
 /// Where a room is in its life.
@@ -121,8 +123,10 @@ impl Seat {
 pub struct Play {
     /// The engine's state.
     pub state: GameState,
-    /// The moves of the game, in order.
-    pub records: Vec<MoveRecord>,
+    /// The moves of the game, in order. Each behind an `Arc`: a change is made on a copy of the
+    /// room (the server's `Rooms::mutate`), and copying a game's moves then costs one count
+    /// each, not the three allocations of a record.
+    pub records: Vec<Arc<MoveRecord>>,
     /// Draughts: the seat offering a draw.
     pub draw_offer: Option<usize>,
     /// Draughts: the seat that declined the last offer, until the next move (so that everyone
@@ -219,7 +223,7 @@ pub struct Room {
     pub last_move_at: Option<i64>,
     pub finished_at: Option<i64>,
     /// Client move ids already applied in this room.
-    pub move_ids: HashSet<String>,
+    pub move_ids: MoveIds,
     /// The position every game of the room starts from: draughts, a FEN imported by the host
     /// (`crate::position`); Chinese checkers, `game::SOLITAIRE_START` for the crossing puzzle;
     /// `None` for the usual start.
@@ -281,7 +285,7 @@ impl Room {
             active_at: now,
             last_move_at: None,
             finished_at: None,
-            move_ids: HashSet::new(),
+            move_ids: MoveIds::default(),
             start: None,
             cpu_by: None,
         }
@@ -493,6 +497,7 @@ impl Room {
             .map_err(|e| Error::InvalidSettings(e.to_string().into()))?;
         self.game_no += 1;
         self.first_seat = first;
+        self.move_ids.new_game();
         let mut play = Play::new(state);
         play.clock = Clock::start(
             &self.settings.clock,
@@ -571,14 +576,14 @@ impl Room {
             passes: played.passes,
             finished: played.finished,
         };
-        play.records.push(record.clone());
+        play.records.push(Arc::new(record.clone()));
         play.draw_offer = None;
         play.draw_declined = None;
         ch.event(Event::Move(record));
-        let client_id = client_id.map(str::to_owned);
-        if let Some(id) = &client_id {
-            self.move_ids.insert(id.clone());
+        if let Some(id) = client_id {
+            self.move_ids.insert(id);
         }
+        let client_id = client_id.map(str::to_owned);
         ch.actions.push(Action::Move {
             seat,
             mv: played.mv,

@@ -1,8 +1,6 @@
 //! Between a [`Room`] and its stored rows: what a commit writes, and how a stored room is
 //! rebuilt by replaying its game log through the rules engine.
 
-use std::collections::HashSet;
-
 use serde_json::Value;
 
 use dames_ai::Level;
@@ -150,7 +148,7 @@ impl Room {
         room.seats = seats;
         let status = room.set_columns(state)?;
         room.start.clone_from(&r.start_fen);
-        room.move_ids = stored.client_ids.iter().cloned().collect::<HashSet<_>>();
+        room.move_ids = stored.client_ids.iter().collect();
         if status != Status::Lobby {
             let mut play = replay(&room, &stored.actions)?;
             set_play_columns(&mut play, state)?;
@@ -220,7 +218,7 @@ impl Room {
             }
             play_row(self.kind, &mut play, row)?;
             if let Some(id) = &row.client_id {
-                self.move_ids.insert(id.clone());
+                self.move_ids.insert(id);
             }
         }
         set_play_columns(&mut play, state)?;
@@ -375,12 +373,12 @@ fn play_row(kind: GameKind, play: &mut Play, row: &ActionRow) -> Result<(), Stri
                 .parse_move(&input)
                 .and_then(|input| play.state.play(&input))
                 .map_err(|e| format!("replay: move {}: {e}", row.seq))?;
-            play.records.push(MoveRecord {
+            play.records.push(std::sync::Arc::new(MoveRecord {
                 seat,
                 mv: played.mv,
                 passes: played.passes,
                 finished: played.finished,
-            });
+            }));
         }
         ("resign", Some(seat)) if is_forfeit(row) => {
             play.state.forfeit(seat).map_err(|e| e.to_string())?;

@@ -253,7 +253,7 @@ impl Room {
         Some(GameView {
             to_move,
             board: play.state.board(),
-            moves: play.records.clone(),
+            moves: play.records.iter().map(|r| MoveRecord::clone(r)).collect(),
             legal_moves,
             draw_offer: play.draw_offer,
             draw_declined: play.draw_declined,
