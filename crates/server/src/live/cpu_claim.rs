@@ -159,7 +159,7 @@ impl Rooms {
         if let Some((events, room)) = self.reload(&mut guard).await {
             drop(guard);
             let room = if events.is_empty() {
-                Arc::new(room)
+                room
             } else {
                 // Committed by another node: no push, no fan-out again from here.
                 self.broadcast(cell, events, room, super::Origin::Elsewhere)

@@ -376,6 +376,7 @@ impl Rooms {
         let (events, room, reloaded) = match applied {
             Some((events, room)) => {
                 self.catch_ups.applied.fetch_add(1, Ordering::Relaxed);
+                let room = Arc::new(room);
                 *guard = room.clone();
                 (events, room, false)
             }

@@ -83,8 +83,10 @@ pub enum Update {
 /// A room in memory.
 #[derive(Debug)]
 pub struct RoomCell {
-    /// The room; its lock serialises changes.
-    pub room: tokio::sync::Mutex<Room>,
+    /// The room as last committed; its lock serialises changes. A change is made on a copy
+    /// and swapped in (`Rooms::mutate`); the same `Arc` goes to the connections and observers
+    /// with the change's messages, so that a move copies the room once, not twice.
+    pub room: tokio::sync::Mutex<Arc<Room>>,
     /// Updates for the room's WebSocket connections.
     pub tx: broadcast::Sender<Arc<Update>>,
     pub(crate) deleted: AtomicBool,
@@ -106,7 +108,7 @@ pub struct RoomCell {
 }
 
 impl RoomCell {
-    fn new(room: Room) -> Arc<Self> {
+    fn new(room: Arc<Room>) -> Arc<Self> {
         let (tx, _) = broadcast::channel(256);
         Arc::new(Self {
             room: tokio::sync::Mutex::new(room),
@@ -358,10 +360,10 @@ impl Rooms {
             let mut cells = self.cells();
             cells
                 .entry(code.to_owned())
-                .or_insert_with(|| RoomCell::new(room))
+                .or_insert_with(|| RoomCell::new(Arc::new(room)))
                 .clone()
         };
-        let snapshot = Arc::new(cell.room.lock().await.clone());
+        let snapshot = cell.room.lock().await.clone();
         self.after_change(&cell, &snapshot);
         if self.cluster.get().is_some() {
             // Who is connected to it on the other nodes.
@@ -399,6 +401,7 @@ impl Rooms {
                 Err(err) => return Err(err),
             }
         };
+        let room = Arc::new(room);
         let cell = RoomCell::new(room.clone());
         self.cells().insert(room.code.clone(), cell.clone());
         self.publish(&cell, events, room, note);
@@ -441,7 +444,8 @@ impl Rooms {
         if self.closed.load(Ordering::SeqCst) {
             return Err(AppError::shutting_down());
         }
-        let mut next = guard.clone();
+        // The one copy of a change: refused or failed, it is dropped and the room is as it was.
+        let mut next = Room::clone(&guard);
         let mut ch = Change::default();
         let now = now_ms();
         let out = match f(&mut next, &mut ch, now) {
@@ -449,7 +453,7 @@ impl Rooms {
             Err(err) => return Err(self.refused(cell, guard, err).await),
         };
         if ch.events.is_empty() && ch.actions.is_empty() {
-            *guard = next;
+            *guard = Arc::new(next);
             return Ok(out);
         }
         let (events, note) = match self.persist(Some(&guard), &mut next, ch, now).await {
@@ -467,6 +471,7 @@ impl Rooms {
             Err(err) => return Err(err),
         };
         cell.used_at.store(now, Ordering::Relaxed);
+        let next = Arc::new(next);
         *guard = next.clone();
         drop(guard);
         self.publish(cell, events, next, note);
@@ -476,7 +481,7 @@ impl Rooms {
     /// Replaces a stale room with the stored one; returns the events it had missed (to
     /// publish) and the room. `None` (logged) if it cannot be loaded or rebuilt: the room stays
     /// as it was and the next change conflicts again.
-    async fn reload(&self, room: &mut Room) -> Option<(Vec<(i64, Event)>, Room)> {
+    async fn reload(&self, room: &mut Arc<Room>) -> Option<(Vec<(i64, Event)>, Arc<Room>)> {
         self.reload_from(room, false).await
     }
 
@@ -487,7 +492,7 @@ impl Rooms {
     async fn refused(
         self: &Arc<Self>,
         cell: &Arc<RoomCell>,
-        mut guard: tokio::sync::MutexGuard<'_, Room>,
+        mut guard: tokio::sync::MutexGuard<'_, Arc<Room>>,
         err: AppError,
     ) -> AppError {
         if self.cluster.get().is_none() {
@@ -506,9 +511,9 @@ impl Rooms {
     /// newer version.
     async fn reload_from(
         &self,
-        room: &mut Room,
+        room: &mut Arc<Room>,
         newer_only: bool,
-    ) -> Option<(Vec<(i64, Event)>, Room)> {
+    ) -> Option<(Vec<(i64, Event)>, Arc<Room>)> {
         let store = self.store.clone();
         let (code, since) = (room.code.clone(), room.version);
         let loaded = blocking(move || {
@@ -544,6 +549,7 @@ impl Rooms {
         fresh.keep_memory_of(&room.seats);
         let events = dames_room::event::read_rows(&room.code, &rows);
         crate::metrics::METRICS.reloads.inc();
+        let fresh = Arc::new(fresh);
         *room = fresh.clone();
         Some((events, fresh))
     }
@@ -554,7 +560,7 @@ impl Rooms {
         self: &Arc<Self>,
         cell: &Arc<RoomCell>,
         events: Vec<(i64, Event)>,
-        room: Room,
+        room: Arc<Room>,
         note: Option<String>,
     ) {
         let room = self.broadcast(cell, events, room, Origin::Here);
@@ -569,10 +575,9 @@ impl Rooms {
         &self,
         cell: &Arc<RoomCell>,
         events: Vec<(i64, Event)>,
-        room: Room,
+        room: Arc<Room>,
         origin: Origin,
     ) -> Arc<Room> {
-        let room = Arc::new(room);
         for observer in self
             .observers
             .read()

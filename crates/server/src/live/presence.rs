@@ -29,14 +29,17 @@ impl Rooms {
         delta: i32,
     ) -> Option<usize> {
         let token = token?;
-        let mut room = cell.room.lock().await;
+        let mut guard = cell.room.lock().await;
         if cell.deleted.load(Ordering::Relaxed) {
             return None;
         }
-        let found = room.seat_of_token(token)?;
+        let found = guard.seat_of_token(token)?;
         if seat.is_some_and(|s| s != found) {
             return None;
         }
+        // The connection counts are this node's memory of the room: they change on the room
+        // held, not on a copy (the copies already sent with earlier changes keep theirs).
+        let room = Arc::make_mut(&mut guard);
         // A person coming back to a seat a CPU plays for them takes it back at once.
         let returns = delta > 0 && room.seats[found].stand_in.is_some();
         let here_before = room.seats[found].connections > 0;
@@ -49,8 +52,8 @@ impl Rooms {
             self.send_presence(cell, found, here_or_elsewhere(&room, found));
         }
         // The away clock started or stopped: stored, so that a restart or another node keeps it.
-        let store_clock = flipped.is_some() && super::seats::away_clock_counts(&room);
-        drop(room);
+        let store_clock = flipped.is_some() && super::seats::away_clock_counts(room);
+        drop(guard);
         if store_clock {
             self.save_seat_memory_later(cell);
         }

@@ -197,10 +197,11 @@ impl Rooms {
                 remote.insert(code.clone(), live);
             }
         }
-        let mut room = cell.room.lock().await;
+        let mut guard = cell.room.lock().await;
         if cell.deleted.load(Ordering::Relaxed) {
             return;
         }
+        let room = Arc::make_mut(&mut guard);
         let now = super::now_ms();
         for seat in 0..room.seats.len() {
             if let Some(online) = room.presence_elsewhere(seat, seats.contains(&seat), now) {

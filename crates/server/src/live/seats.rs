@@ -61,7 +61,7 @@ impl Rooms {
             return Ok(());
         };
         // The seats' rows only: no game replayed for a link.
-        cell.room.lock().await.take_stored_transfers(&stored.seats);
+        Arc::make_mut(&mut *cell.room.lock().await).take_stored_transfers(&stored.seats);
         Ok(())
     }
 }
