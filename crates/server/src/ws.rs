@@ -40,9 +40,11 @@ const HARD_LIMIT: usize = 64 * 1024;
 /// read in several pieces. The transport's default (128 KiB, allocated up front) made each idle
 /// socket cost about 150 KiB.
 const READ_BUFFER: usize = 4 * 1024;
-/// Messages are written as soon as they are sent (no write buffering): each is a whole event or
-/// state, and the socket has `TCP_NODELAY`.
-const WRITE_BUFFER: usize = 0;
+/// Messages are written when the session flushes, once it has nothing more to send at once:
+/// the `ack` of a move and its `delta`, or a `delta` and the `turn` that follows it, go out in
+/// one write (one system call, one TCP segment) instead of one each. Past this size a write
+/// happens without waiting for the flush. The socket has `TCP_NODELAY`.
+const WRITE_BUFFER: usize = 64 * 1024;
 /// Bound of the write buffer (it only grows while writes to the socket fail; a client that reads
 /// slowly just makes sends wait).
 const MAX_WRITE_BUFFER: usize = 1024 * 1024;
@@ -224,6 +226,12 @@ async fn send<S: Sink<Message> + Unpin>(socket: &mut S, msg: Message) -> Result<
     socket.send(msg).await.map_err(drop)
 }
 
+/// Queues `msg` on `socket`, written with the next flush (the session flushes whenever it has
+/// nothing more ready to send): `Err` once the peer is gone.
+async fn feed<S: Sink<Message> + Unpin>(socket: &mut S, msg: Message) -> Result<(), ()> {
+    socket.feed(msg).await.map_err(drop)
+}
+
 impl Session {
     fn you(&self, room: &Room) -> Option<usize> {
         self.token.as_deref().and_then(|t| room.seat_of_token(t))
@@ -273,7 +281,9 @@ impl Session {
                     Err(())
                 }
             };
-            if step.is_err() {
+            // What the step queued goes out now, unless another update is already waiting:
+            // it will join the same write.
+            if step.is_err() || (updates.is_empty() && socket.flush().await.is_err()) {
                 break;
             }
         }
@@ -346,7 +356,7 @@ impl Session {
                 Err(())
             }
             Ok(Update::Presence { wire, .. } | Update::Phrase { wire }) => {
-                send(socket, Message::Text(wire.clone())).await
+                feed(socket, Message::Text(wire.clone())).await
             }
             Ok(Update::Change { events, room, wire }) => {
                 self.on_change(socket, events, room, wire).await
@@ -394,10 +404,10 @@ impl Session {
             return self.send_state(socket, room).await;
         }
         self.sent = room.version;
-        send(socket, Message::Text(wire.delta.clone())).await?;
+        feed(socket, Message::Text(wire.delta.clone())).await?;
         match &wire.turn {
             Some((seat, turn)) if self.you == Some(*seat) => {
-                send(socket, Message::Text(turn.clone())).await
+                feed(socket, Message::Text(turn.clone())).await
             }
             _ => Ok(()),
         }
@@ -444,7 +454,7 @@ impl Session {
                 self.sent = 0;
                 self.send_state(socket, &room).await
             }
-            Some(answer) => send(socket, text(&answer)).await,
+            Some(answer) => feed(socket, text(&answer)).await,
         }
     }
 
