@@ -61,6 +61,10 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // Deleted rows are overwritten with zeros, not only unlinked (see `scrub`).
         conn.pragma_update(None, "secure_delete", "ON")?;
+        conn.pragma_update(None, "wal_autocheckpoint", 10000)?;
+        // The writer keeps up to 32 MiB of pages (SQLite's default: 2 MiB): the pages of the
+        // rooms being played stay in its cache instead of being read back from the file.
+        conn.pragma_update(None, "cache_size", -32 * 1024)?;
         migrate(&mut conn)?;
         let in_memory = path.as_os_str().is_empty() || path == Path::new(":memory:");
         let mut readers = Vec::new();
@@ -195,28 +199,59 @@ fn save_room(
                 r.state.cpu_by,
                 r.state.clock
             ])?,
-        RoomWrite::State { from, state: s } => tx
-            .prepare_cached(
-                "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
-                   draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
-                   draw_declined = ?11, cpu_by = ?12, clock = ?13
-                 WHERE code = ?1 AND version = ?2",
-            )?
-            .execute(params![
-                code,
-                from,
-                s.status,
-                s.version,
-                s.game_no,
-                s.first_seat,
-                s.draw_offer,
-                s.active_at,
-                s.last_move_at,
-                s.finished_at,
-                s.draw_declined,
-                s.cpu_by,
-                s.clock
-            ])?,
+        // A move leaves the status as it was: the first statement then has it in its `WHERE`,
+        // not its `SET`, so that SQLite leaves the two indexes on the status alone (naming a
+        // column in `SET` rewrites every index on it, even to the same value: two more pages
+        // in the log at every move). Only when the status changed does the second one run.
+        RoomWrite::State { from, state: s } => {
+            let same_status = tx
+                .prepare_cached(
+                    "UPDATE rooms SET version = ?4, game_no = ?5, first_seat = ?6,
+                       draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
+                       draw_declined = ?11, cpu_by = ?12, clock = ?13
+                     WHERE code = ?1 AND version = ?2 AND status = ?3",
+                )?
+                .execute(params![
+                    code,
+                    from,
+                    s.status,
+                    s.version,
+                    s.game_no,
+                    s.first_seat,
+                    s.draw_offer,
+                    s.active_at,
+                    s.last_move_at,
+                    s.finished_at,
+                    s.draw_declined,
+                    s.cpu_by,
+                    s.clock
+                ])?;
+            if same_status == 1 {
+                1
+            } else {
+                tx.prepare_cached(
+                    "UPDATE rooms SET status = ?3, version = ?4, game_no = ?5, first_seat = ?6,
+                       draw_offer = ?7, active_at = ?8, last_move_at = ?9, finished_at = ?10,
+                       draw_declined = ?11, cpu_by = ?12, clock = ?13
+                     WHERE code = ?1 AND version = ?2",
+                )?
+                .execute(params![
+                    code,
+                    from,
+                    s.status,
+                    s.version,
+                    s.game_no,
+                    s.first_seat,
+                    s.draw_offer,
+                    s.active_at,
+                    s.last_move_at,
+                    s.finished_at,
+                    s.draw_declined,
+                    s.cpu_by,
+                    s.clock
+                ])?
+            }
+        }
     };
     if written != 1 {
         return Err(StoreError::Conflict {
