@@ -216,15 +216,20 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
 }
 
 /// The statement for `sql` on this connection, prepared once.
-fn prepared(
-    tx: &mut Transaction<'_>,
+///
+/// Every query of a hot path goes through here: a query given as text is parsed and planned by
+/// PostgreSQL at every call (a node restarted in a deploy loads 1,000 rooms, four queries each,
+/// while the others answer the players it sent them: parsing and planning were most of the
+/// database's CPU).
+fn prepared<C: postgres::GenericClient>(
+    client: &mut C,
     statements: &mut HashMap<&'static str, Statement>,
     sql: &'static str,
 ) -> Result<Statement, postgres::Error> {
     if let Some(statement) = statements.get(sql) {
         return Ok(statement.clone());
     }
-    let statement = tx.prepare(sql)?;
+    let statement = client.prepare(sql)?;
     statements.insert(sql, statement.clone());
     Ok(statement)
 }
@@ -285,6 +290,10 @@ fn action_from_row(r: &Row) -> ActionRow {
         clock: r.get(7),
     }
 }
+
+/// A room's row by its code (its columns are [`ROOM_COLUMNS`]).
+static ROOM_BY_CODE: std::sync::LazyLock<&'static str> =
+    std::sync::LazyLock::new(|| format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1").leak());
 
 const ACTIONS_OF_GAME: &str =
     "SELECT game_no, seq, seat, kind, data, client_id, at, clock FROM actions
@@ -541,29 +550,27 @@ impl RoomStore for PostgresStore {
 
     fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
         let mut pooled = self.get()?;
+        let Conn { client, statements } = pooled.conn();
         // One snapshot: the rows come from one committed state.
-        let mut tx = pooled
-            .conn()
-            .client
+        let mut tx = client
             .build_transaction()
             .isolation_level(IsolationLevel::RepeatableRead)
             .read_only(true)
             .start()?;
-        let Some(room) = tx.query_opt(
-            &format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1"),
-            &[&code],
-        )?
-        else {
+        let st = prepared(&mut tx, statements, &ROOM_BY_CODE)?;
+        let Some(room) = tx.query_opt(&st, &[&code])? else {
             return Ok(None);
         };
         let room = room_from_row(&room);
+        let st = prepared(
+            &mut tx,
+            statements,
+            "SELECT seat, kind, name, level, token_hash, client, ready, away_since,
+                    transfer_hash, transfer_expires_at
+             FROM seats WHERE code = $1 ORDER BY seat",
+        )?;
         let seats = tx
-            .query(
-                "SELECT seat, kind, name, level, token_hash, client, ready, away_since,
-                        transfer_hash, transfer_expires_at
-                 FROM seats WHERE code = $1 ORDER BY seat",
-                &[&code],
-            )?
+            .query(&st, &[&code])?
             .iter()
             .map(|r| SeatRow {
                 seat: r.get(0),
@@ -578,19 +585,18 @@ impl RoomStore for PostgresStore {
                 transfer_expires_at: r.get(9),
             })
             .collect();
+        let st = prepared(&mut tx, statements, ACTIONS_OF_GAME)?;
         let actions = tx
-            .query(ACTIONS_OF_GAME, &[&code, &room.state.game_no])?
+            .query(&st, &[&code, &room.state.game_no])?
             .iter()
             .map(action_from_row)
             .collect();
-        let client_ids = tx
-            .query(
-                "SELECT client_id FROM actions WHERE code = $1 AND client_id IS NOT NULL",
-                &[&code],
-            )?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
+        let st = prepared(
+            &mut tx,
+            statements,
+            "SELECT client_id FROM actions WHERE code = $1 AND client_id IS NOT NULL",
+        )?;
+        let client_ids = tx.query(&st, &[&code])?.iter().map(|r| r.get(0)).collect();
         tx.commit()?;
         Ok(Some(StoredRoom {
             room,
@@ -616,10 +622,13 @@ impl RoomStore for PostgresStore {
 
     fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError> {
         let mut pooled = self.get()?;
-        let rows = pooled.conn().client.query(
+        let Conn { client, statements } = pooled.conn();
+        let st = prepared(
+            client,
+            statements,
             "SELECT code, version::BIGINT FROM rooms WHERE code = ANY($1)",
-            &[&codes],
         )?;
+        let rows = client.query(&st, &[&codes])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
@@ -695,11 +704,14 @@ impl RoomStore for PostgresStore {
         up_to: i64,
     ) -> Result<Vec<EventRow>, StoreError> {
         let mut pooled = self.get()?;
-        let rows = pooled.conn().client.query(
+        let Conn { client, statements } = pooled.conn();
+        let st = prepared(
+            client,
+            statements,
             "SELECT version, event, at FROM events
              WHERE code = $1 AND version > $2 AND version <= $3 ORDER BY version",
-            &[&code, &since, &up_to],
         )?;
+        let rows = client.query(&st, &[&code, &since, &up_to])?;
         Ok(rows
             .iter()
             .map(|r| EventRow {
