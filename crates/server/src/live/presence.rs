@@ -49,7 +49,7 @@ impl Rooms {
             self.share_presence(&room.code, found, here);
         }
         if flipped.is_some() {
-            self.send_presence(cell, found, here_or_elsewhere(&room, found));
+            self.send_presence(cell, found, here_or_elsewhere(room, found));
         }
         // The away clock started or stopped: stored, so that a restart or another node keeps it.
         let store_clock = flipped.is_some() && super::seats::away_clock_counts(room);
