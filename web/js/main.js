@@ -74,8 +74,13 @@ function show(r) {
     // Its heading from the first frame, while its modules load (one h1 on every page and state).
     fill(app, h('h1', { class: 'sr-only' }, t('room_title', { code: r.code })), h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
-    // Its modules asked for together with the room screen's (the same board, kinds, notation), not one import level at a time.
-    Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'), loadRoom()])
+    // Every module it imports asked for at once (the board, the kinds, the game screen it takes the
+    // seats' names from), not one import level at a time; not the lobby, the room screen or the
+    // settings it never runs, whose compiling and evaluating cost the replay page's main thread.
+    Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'),
+      import('./game.js'), import('./board.js'), import('./kinds.js'), import('./kind-cc.js'),
+      import('./kind-draughts.js'), import('./board-cc.js'), import('./board-draughts.js'),
+      import('./a11y.js'), import('./away.js'), import('./clock.js')])
       .then(async ([m]) => {
         await nextTask();
         if (route === r) m.showArchive(app, r.code, r.n);
