@@ -1,6 +1,9 @@
 // Lighthouse (npm `lighthouse`, pinned for Node 20) driving Debian's Chromium in a browser of its
 // own (chrome-launcher): the mobile preset, the four categories on a first run, performance twice
 // more, the median kept (tests/98-lighthouse).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
 
@@ -18,21 +21,60 @@ export async function lighthouseBrowser() {
   return { port: chrome.port, close: async () => { await chrome.kill(); } };
 }
 
-/** One Lighthouse run of `url`: its scores out of 100 and the audits that cost points. */
+/**
+ * The benchmark index for which the mobile preset's CPU slowdown (4×) is calibrated: Lighthouse's
+ * documentation gives 4× for a high-end desktop, benchmark index 1500–2000 (docs/throttling.md,
+ * "CPU throttling"); 1750 is the middle of that range.
+ */
+const CALIBRATED_FOR = 1750;
+const PRESET_SLOWDOWN = 4;
+
+/**
+ * One Lighthouse run of `url`: its scores out of 100, the audits that cost points, the host's
+ * benchmark index measured by that run and the CPU slowdown its performance was simulated with.
+ *
+ * The page is loaded once, unthrottled (the preset's "simulate" throttling: the phone's CPU and
+ * network are applied afterwards, to the tasks and requests observed). The simulated phone is
+ * kept the same whatever the moment of this shared virtual machine: its benchmark index, measured
+ * by Lighthouse at the start of the same run, went from 1,100 to 1,900 between three runs of an
+ * empty page, and with a fixed 4× the slow moments simulated a phone 1.6 times slower than the
+ * preset's. So the slowdown is the preset's scaled by the run's own index (4 × index / 1750,
+ * between 1 and 8: harsher than the preset when the host is faster than the machine it was
+ * calibrated on), applied to the artifacts of that run before they are audited.
+ */
 export async function audit(port, url, categories = ['performance', 'accessibility', 'best-practices', 'seo']) {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: categories });
+  const dir = mkdtempSync(join(tmpdir(), 'dames-lh-'));
+  let result;
+  let benchmarkIndex;
+  let slowdown;
+  try {
+    await lighthouse(url, { port, logLevel: 'error', onlyCategories: categories, gatherMode: dir });
+    const file = join(dir, 'artifacts.json');
+    const artifacts = JSON.parse(readFileSync(file, 'utf8'));
+    benchmarkIndex = artifacts.BenchmarkIndex;
+    slowdown = Math.min(8, Math.max(1, PRESET_SLOWDOWN * benchmarkIndex / CALIBRATED_FOR));
+    slowdown = Math.round(slowdown * 100) / 100;
+    artifacts.settings.throttling.cpuSlowdownMultiplier = slowdown;
+    writeFileSync(file, JSON.stringify(artifacts));
+    result = await lighthouse(url, {
+      port, output: 'json', logLevel: 'error', onlyCategories: categories, auditMode: dir,
+      throttling: { ...artifacts.settings.throttling },
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const lhr = result.lhr;
   const scores = Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
   const failing = Object.values(lhr.audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
     .map((a) => `${a.id} (${a.displayValue || a.score})`);
   if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-  return { scores, failing };
+  return { scores, failing, benchmarkIndex, slowdown };
 }
 
 /**
  * The scores of `url`: all four categories from a first run, performance the median of `runs`.
- * @returns {Promise<{scores: Record<string, number>, perfRuns: number[], failing: string[]}>}
+ * @returns {Promise<{scores: Record<string, number>, perfRuns: number[], hosts: string[], failing: string[]}>}
  */
 export async function scoresOf(port, url, runs = 3) {
   // Every category once, then performance alone `runs` times, whose median is kept: the
@@ -40,7 +82,12 @@ export async function scoresOf(port, url, runs = 3) {
   // started) weighed on the first run's blocking time, and that is not the page's.
   const first = await audit(port, url);
   const perfRuns = [];
-  for (let i = 0; i < runs; i++) perfRuns.push((await audit(port, url, ['performance'])).scores.performance);
+  const hosts = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await audit(port, url, ['performance']);
+    perfRuns.push(run.scores.performance);
+    hosts.push(`${Math.round(run.benchmarkIndex)} → ${run.slowdown}×`);
+  }
   const sorted = [...perfRuns].sort((a, b) => a - b);
-  return { scores: { ...first.scores, performance: sorted[Math.floor(sorted.length / 2)] }, perfRuns, failing: first.failing };
+  return { scores: { ...first.scores, performance: sorted[Math.floor(sorted.length / 2)] }, perfRuns, hosts, failing: first.failing };
 }
