@@ -204,6 +204,21 @@ fn save_room(
         // column in `SET` rewrites every index on it, even to the same value: two more pages
         // in the log at every move). Only when the status changed does the second one run.
         RoomWrite::State { from, state: s } => {
+            let values = params![
+                code,
+                from,
+                s.status,
+                s.version,
+                s.game_no,
+                s.first_seat,
+                s.draw_offer,
+                s.active_at,
+                s.last_move_at,
+                s.finished_at,
+                s.draw_declined,
+                s.cpu_by,
+                s.clock
+            ];
             let same_status = tx
                 .prepare_cached(
                     "UPDATE rooms SET version = ?4, game_no = ?5, first_seat = ?6,
@@ -211,21 +226,7 @@ fn save_room(
                        draw_declined = ?11, cpu_by = ?12, clock = ?13
                      WHERE code = ?1 AND version = ?2 AND status = ?3",
                 )?
-                .execute(params![
-                    code,
-                    from,
-                    s.status,
-                    s.version,
-                    s.game_no,
-                    s.first_seat,
-                    s.draw_offer,
-                    s.active_at,
-                    s.last_move_at,
-                    s.finished_at,
-                    s.draw_declined,
-                    s.cpu_by,
-                    s.clock
-                ])?;
+                .execute(values)?;
             if same_status == 1 {
                 1
             } else {
@@ -235,21 +236,7 @@ fn save_room(
                        draw_declined = ?11, cpu_by = ?12, clock = ?13
                      WHERE code = ?1 AND version = ?2",
                 )?
-                .execute(params![
-                    code,
-                    from,
-                    s.status,
-                    s.version,
-                    s.game_no,
-                    s.first_seat,
-                    s.draw_offer,
-                    s.active_at,
-                    s.last_move_at,
-                    s.finished_at,
-                    s.draw_declined,
-                    s.cpu_by,
-                    s.clock
-                ])?
+                .execute(values)?
             }
         }
     };
