@@ -102,6 +102,36 @@ test('live fields: patch keeps the focused field with its typed text and caret, 
   equal(page.errors.length, 0, 'no script error');
 });
 
+test('live fields: a live list keeps each row that stays (same element, new content), drops the rows gone, places the new ones', async ({ base, browser, track }) => {
+  const { ctx, page } = await newPerson(browser);
+  track(ctx);
+  await page.goto(base + '/rules');
+  const r = await page.evaluate(async () => {
+    const { h, fillKeyed } = await import('/js/dom.js');
+    const list = h('ul', { id: 'keyed' });
+    /** @type {HTMLElement} */ (document.querySelector('main')).prepend(list);
+    const row = (/** @type {string} */ key, /** @type {string} */ text) => h('li', { 'data-key': key, class: `row-${text}` },
+      h('span', null, text), h('button', { type: 'button', 'data-action': 'go' }, `go ${key}`));
+    fillKeyed(list, [row('a', 'a1'), row('b', 'b1'), row('c', 'c1')]);
+    const [a, b, c] = [...list.children];
+    /** @type {HTMLElement} */ (b.querySelector('button')).focus();
+    fillKeyed(list, [row('d', 'd2'), row('b', 'b2'), row('a', 'a2')]);
+    const after = [...list.children];
+    return {
+      keys: after.map((e) => e.getAttribute('data-key')).join(','), text: list.textContent,
+      sameA: after[2] === a, sameB: after[1] === b, cGone: !c.isConnected, classB: b.className,
+      focusKept: document.activeElement === b.querySelector('button'),
+    };
+  });
+  equal(r.keys, 'd,b,a', 'the new order');
+  equal(r.text, 'd2go db2go ba2go a', 'each row with its new content');
+  assert(r.sameA && r.sameB, 'the rows that stay are the same elements');
+  assert(r.cGone, 'the row gone is gone');
+  equal(r.classB, 'row-b2', 'a kept row takes the new attributes');
+  assert(r.focusKept, 'the button in use in a row that stays keeps the focus');
+  equal(page.errors.length, 0, 'no script error');
+});
+
 test('live fields: the host keeps typing a setting and a guest her name while players join and leave (phones); Enter sends them', async ({ base, browser, track }) => {
   const [ana, bo, cy] = await Promise.all([
     newPerson(browser, { name: 'Ana', phone: true }),

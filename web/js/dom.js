@@ -150,6 +150,45 @@ function keepActive(parent, nodes, active) {
   else keepActive(kept, [...twin.childNodes], active);
 }
 
+/**
+ * Like `patch`, for a list that a live feed draws again on every event (the public tables, the
+ * games to watch): each row whose `data-key` was already on screen stays the same element, its
+ * attributes and content taken from the new version (the control in use kept, as `patch` keeps
+ * it), so the row being read, scrolled to or tapped is never taken out of the page; rows that
+ * left go, new ones come in their place. Rows without a key are replaced.
+ * @param {Element} el @param {...(Child|Child[])} children
+ */
+export function fillKeyed(el, ...children) {
+  const box = document.createElement('div');
+  append(box, children);
+  /** @type {Map<string, Element>} */
+  const old = new Map();
+  for (const c of el.children) {
+    const key = c.getAttribute('data-key');
+    if (key !== null) old.set(key, c);
+  }
+  const nodes = [...box.childNodes].map((n) => {
+    const key = n instanceof Element ? n.getAttribute('data-key') : null;
+    const kept = key === null ? undefined : old.get(key);
+    if (!kept || !(n instanceof Element) || kept.tagName !== n.tagName) return n;
+    update(kept, n);
+    patch(kept, ...n.childNodes);
+    return kept;
+  });
+  // The row holding the control in use never leaves the page (that would blur it): the others
+  // are placed around it.
+  const active = document.activeElement;
+  const held = nodes.find((n) => n.parentNode === el && active && n.contains(active));
+  if (!held) {
+    el.replaceChildren(...nodes);
+    return;
+  }
+  for (const c of [...el.childNodes]) if (c !== held) c.remove();
+  const i = nodes.indexOf(held);
+  held.before(...nodes.slice(0, i));
+  held.after(...nodes.slice(i + 1));
+}
+
 /** The element of `nodes` that stands for `old`, if any. @param {Element} old @param {ChildNode[]} nodes */
 function counterpart(old, nodes) {
   const key = keyOf(old);

@@ -7,7 +7,7 @@
  * (`/api/public/events`) while the section is on the page.
  */
 import { ApiError, api, request } from './api.js';
-import { fill, h, toast } from './dom.js';
+import { fillKeyed, h, toast } from './dom.js';
 import { errorText, fieldLabel, nameList, t, tn } from './i18n.js';
 import { askName } from './name.js';
 import { navigate } from './router.js';
@@ -28,10 +28,10 @@ export function publicSection() {
     h('h2', { id: 'public-watch-title' }, t('public_watch_title')), watch);
   /** @param {Lists} lists */
   const show = (lists) => {
-    fill(open, lists.open.length ? lists.open.map(openTable) : h('li', { class: 'muted small public-empty' }, t('public_open_empty')));
+    fillKeyed(open, lists.open.length ? lists.open.map(openTable) : h('li', { class: 'muted small public-empty' }, t('public_open_empty')));
     const featured = lists.watch.find((g) => g.code === lists.featured);
     const rest = lists.watch.filter((g) => g !== featured);
-    fill(watch, lists.watch.length
+    fillKeyed(watch, lists.watch.length
       ? [featured ? gameToWatch(featured, mini.box) : null, ...rest.map((g) => gameToWatch(g, null))]
       : h('li', { class: 'muted small public-empty' }, t('public_watch_empty')));
     el.dataset.loaded = 'true';
