@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
+import { phoneSlowdown } from './net.mjs';
 
 /**
  * Starts a Chromium for Lighthouse; `close()` when done.
@@ -22,14 +23,6 @@ export async function lighthouseBrowser() {
 }
 
 /**
- * The benchmark index for which the mobile preset's CPU slowdown (4×) is calibrated: Lighthouse's
- * documentation gives 4× for a high-end desktop, benchmark index 1500–2000 (docs/throttling.md,
- * "CPU throttling"); 1750 is the middle of that range.
- */
-const CALIBRATED_FOR = 1750;
-const PRESET_SLOWDOWN = 4;
-
-/**
  * One Lighthouse run of `url`: its scores out of 100, the audits that cost points, the host's
  * benchmark index measured by that run and the CPU slowdown its performance was simulated with.
  *
@@ -38,7 +31,7 @@ const PRESET_SLOWDOWN = 4;
  * kept the same whatever the moment of this shared virtual machine: its benchmark index, measured
  * by Lighthouse at the start of the same run, went from 1,100 to 1,900 between three runs of an
  * empty page, and with a fixed 4× the slow moments simulated a phone 1.6 times slower than the
- * preset's. So the slowdown is the preset's scaled by the run's own index (4 × index / 1750,
+ * preset's. So the slowdown is the preset's scaled by the run's own index (net.mjs `phoneSlowdown`: 4 × index / 1750,
  * between 1 and 8: harsher than the preset when the host is faster than the machine it was
  * calibrated on), applied to the artifacts of that run before they are audited.
  */
@@ -52,8 +45,7 @@ export async function audit(port, url, categories = ['performance', 'accessibili
     const file = join(dir, 'artifacts.json');
     const artifacts = JSON.parse(readFileSync(file, 'utf8'));
     benchmarkIndex = artifacts.BenchmarkIndex;
-    slowdown = Math.min(8, Math.max(1, PRESET_SLOWDOWN * benchmarkIndex / CALIBRATED_FOR));
-    slowdown = Math.round(slowdown * 100) / 100;
+    slowdown = phoneSlowdown(benchmarkIndex);
     artifacts.settings.throttling.cpuSlowdownMultiplier = slowdown;
     writeFileSync(file, JSON.stringify(artifacts));
     result = await lighthouse(url, {

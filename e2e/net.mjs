@@ -2,11 +2,13 @@
 // (everything the browser receives, the service worker's fetches included, counted on the wire)
 // and DevTools-protocol throttling to a phone profile.
 import { createServer, connect } from 'node:net';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 
 /**
  * Chrome DevTools' « Fast 4G » preset, the mid-range 4G profile of the page-weight goals: 9 Mbit/s
  * down, 1.5 Mbit/s up (× 0.9 for protocol overhead), 165 ms added to every request; the CPU of a
- * mid-range phone is emulated as 4 × slower than this machine.
+ * mid-range phone is emulated as 4 × slower than a host of benchmark index 1750 (`phoneSlowdown`
+ * scales it to the host of the moment).
  */
 export const MID_4G = {
   offline: false,
@@ -75,6 +77,34 @@ export async function countingProxy(target, pages = {}) {
       await new Promise((ok) => server.close(ok));
     },
   };
+}
+
+/**
+ * The benchmark index for which a 4× CPU slowdown emulates a mid-range phone: Lighthouse's
+ * documentation gives 4× for a high-end desktop, benchmark index 1500–2000 (its docs/throttling.md,
+ * "CPU throttling"); 1750 is the middle of that range.
+ */
+export const CALIBRATED_FOR = 1750;
+
+/**
+ * The CPU slowdown that makes this host, at a moment when its benchmark index is `index`, as fast
+ * as the mid-range phone: 4 × index / 1750, between 1 and 8, to two decimals. This shared virtual
+ * machine's index goes from ~1,000 to ~1,900 between runs; a fixed 4× would emulate, at its slow
+ * moments, a phone up to twice as slow as the profile's.
+ * @param {number} index
+ */
+export function phoneSlowdown(index) {
+  const s = Math.min(8, Math.max(1, (MID_4G.cpuSlowdown * index) / CALIBRATED_FOR));
+  return Math.round(s * 100) / 100;
+}
+
+/**
+ * The host's benchmark index now, measured in `page` (unthrottled) by Lighthouse's own benchmark
+ * (the one its runs record as `BenchmarkIndex`; ~1 s).
+ * @param {import('playwright-core').Page} page
+ */
+export function benchmarkIndex(page) {
+  return page.evaluate(pageFunctions.computeBenchmarkIndex);
 }
 
 /**
