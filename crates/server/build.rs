@@ -7,6 +7,9 @@
 //!   module's hash covers the modules it loads (cycles share one hash);
 //! - `index.html` gets its stylesheet inlined (no render-blocking request), hashed URLs and a
 //!   `modulepreload` for every module the entry point loads statically (no import waterfall);
+//!   the pages of a room and of a game of a room get their own copy (`index.room.html`,
+//!   `index.game.html`) that also preloads the modules their screen loads ([`ROUTES`]), which
+//!   the entry point would otherwise only ask for once it has run;
 //! - `sw.js` gets the list of the app shell's URLs to precache and a version;
 //! - modules and styles lose their comments and indentation (`build/minify.rs`);
 //! - text files are compressed with brotli (quality 11) and gzip (level 9).
@@ -134,7 +137,18 @@ impl Site {
         }
         let index = String::from_utf8(files.remove("index.html").expect("web/index.html"))
             .expect("UTF-8 index.html");
-        let index = rewrite_index(&index, &files, &hashed, &graph);
+        let mut variants = Vec::new();
+        for (name, (file, anchor)) in ROUTES {
+            let source = String::from_utf8(files[*file].clone()).expect("UTF-8 module");
+            let extra = route_modules(&source, file, anchor, &graph);
+            let html = rewrite_index(&index, &files, &hashed, &graph, &extra);
+            variants.push(Output {
+                path: format!("index.{name}.html"),
+                hashed: None,
+                body: html.into_bytes(),
+            });
+        }
+        let index = rewrite_index(&index, &files, &hashed, &graph, &BTreeSet::new());
         let shell = shell_urls(&hashed);
         let sw = files.remove("sw.js").expect("web/sw.js");
         let sw = fill_service_worker(&String::from_utf8(sw).expect("UTF-8 sw.js"), &shell, &index);
@@ -150,6 +164,7 @@ impl Site {
                 body: sw.into_bytes(),
             },
         ];
+        outputs.extend(variants);
         if let Some(manifest) = files.remove("manifest.webmanifest") {
             let text = String::from_utf8(manifest).expect("UTF-8 manifest");
             let body = replace_urls(&text, &hashed, "\"/", '"').into_bytes();
@@ -449,12 +464,47 @@ fn replace_urls(text: &str, hashed: &BTreeMap<String, String>, prefix: &str, end
     out
 }
 
-/// `index.html` with its stylesheets inlined, hashed URLs and the entry modules' preloads.
+/// Pages whose screen loads modules of its own once the entry point has run, each served with a
+/// copy of `index.html` (`index.{name}.html`) that preloads them too: the name, and where the
+/// screen's modules are asked for — the module and one module of the `Promise.all([import(…),
+/// …])` that loads them together (`main.js` for a game of a room, `router.js` `loadRoom` for a
+/// room). Kept in step with the client by reading those lists there, never by copying them.
+const ROUTES: &[(&str, (&str, &str))] = &[
+    ("room", ("js/router.js", "./room.js")),
+    ("game", ("js/main.js", "./archive.js")),
+];
+
+/// The modules a screen loads (the dynamic imports asked for with `anchor` in `file`'s
+/// `Promise.all([…])`, up to its first `])`) and everything they load statically.
+fn route_modules(source: &str, file: &str, anchor: &str, graph: &Graph) -> BTreeSet<String> {
+    let call = format!("import('{anchor}')");
+    let at = source
+        .find(&call)
+        .unwrap_or_else(|| panic!("{file} must load {anchor} with {call} (build.rs ROUTES)"));
+    let start = source[..at]
+        .rfind("Promise.all([")
+        .unwrap_or_else(|| panic!("{file} must load {anchor} in a Promise.all([…])"));
+    let end = at + source[at..].find("])").expect("the Promise.all's end");
+    let mut out = BTreeSet::new();
+    for (range, spec, is_static) in specifiers(source) {
+        if !is_static && range.start >= start && range.end <= end {
+            let module = resolve(file, &spec);
+            out.extend(graph.static_closure(&module));
+            out.insert(module);
+        }
+    }
+    assert!(out.len() > 1, "{file}: no modules found with {anchor}");
+    out
+}
+
+/// `index.html` with its stylesheets inlined, hashed URLs, the entry modules' preloads and those
+/// of `extra` (the modules of one page's screen).
 fn rewrite_index(
     index: &str,
     files: &BTreeMap<String, Vec<u8>>,
     hashed: &BTreeMap<String, String>,
     graph: &Graph,
+    extra: &BTreeSet<String>,
 ) -> String {
     let mut html = String::new();
     for line in index.lines() {
@@ -465,7 +515,9 @@ fn rewrite_index(
             continue;
         }
         if let Some(src) = attr(trimmed, "<script type=\"module\" src=\"/") {
-            for dep in graph.static_closure(src) {
+            let mut preloads = graph.static_closure(src);
+            preloads.extend(extra.iter().filter(|m| *m != src).cloned());
+            for dep in preloads {
                 let _ = writeln!(
                     html,
                     "  <link rel=\"modulepreload\" href=\"/{}\">",

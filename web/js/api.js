@@ -69,6 +69,11 @@ function guessKind(raw) {
  * @returns {Promise<any>}
  */
 export async function request(method, path, body) {
+  if (method === 'GET') {
+    const asked = early.get(path);
+    early.delete(path);
+    if (asked && Date.now() - asked.at < EARLY_FOR) return asked.answer;
+  }
   /** @type {RequestInit} */
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
@@ -107,8 +112,35 @@ const withRoom = (j) => (j && j.room ? { ...j, room: normalizeRoom(j.room) } : j
 /** @type {Promise<SettingsSchema>|null} */
 let schemaPromise = null;
 
-/** Rooms asked for while their screen's modules were still loading (`prefetchRoom`). @type {Map<string, Promise<RoomView>>} */
+/**
+ * GET answers asked for while the modules that read them were still loading (`prefetch`), by
+ * path, each with when it was asked: the next `request('GET', path)` takes it, if it is at most
+ * `EARLY_FOR` ms old.
+ * @type {Map<string, {answer: Promise<any>, at: number}>}
+ */
 const early = new Map();
+const EARLY_FOR = 10000;
+
+/**
+ * Asks for `path` now, alongside the modules of the screen that will read it, not after them.
+ * @param {string} path
+ */
+export function prefetch(path) {
+  if (early.has(path)) return;
+  const answer = request('GET', path);
+  answer.catch(() => {});
+  early.set(path, { answer, at: Date.now() });
+}
+
+/** Where a room's game record (game `n`, or its current one) and its list of games are read. */
+export const roomPaths = {
+  /** @param {string} code */
+  room: (code) => `/api/rooms/${code}`,
+  /** @param {string} code @param {number} [n] */
+  record: (code, n) => (n ? `/api/rooms/${code}/games/${n}` : `/api/rooms/${code}/record`),
+  /** @param {string} code @param {number} [before] */
+  games: (code, before) => `/api/rooms/${code}/games${before ? `?before=${before}&limit=20` : '?limit=20'}`,
+};
 
 /**
  * Opening a room's link: its state and the settings table are asked for at once, alongside the
@@ -116,11 +148,19 @@ const early = new Map();
  * @param {string} code
  */
 export function prefetchRoom(code) {
-  if (early.has(code)) return;
-  const p = api.getRoom(code);
-  p.catch(() => {});
-  early.set(code, p);
+  prefetch(roomPaths.room(code));
   api.settingsSchema().catch(() => {});
+}
+
+/**
+ * Opening a game of a room (`/r/CODE/n`): its record, the room and the room's games, asked for
+ * alongside the replay's modules.
+ * @param {string} code @param {number} n
+ */
+export function prefetchGame(code, n) {
+  prefetch(roomPaths.record(code, n));
+  prefetch(roomPaths.room(code));
+  prefetch(roomPaths.games(code));
 }
 
 export const api = {
@@ -137,11 +177,7 @@ export const api = {
   /** @param {{game: 'cc'|'draughts', name: string, settings?: any, cpu?: {level: Level} | {levels: Level[]}, solitaire?: boolean}} body */
   createRoom: async (body) => withRoom(await request('POST', '/api/rooms', body)),
   /** @param {string} code @returns {Promise<RoomView>} */
-  getRoom: async (code) => {
-    const asked = early.get(code);
-    early.delete(code);
-    return asked || normalizeRoom(await request('GET', `/api/rooms/${code}`));
-  },
+  getRoom: async (code) => normalizeRoom(await request('GET', roomPaths.room(code))),
   /** @param {string} code @param {string} name @param {number} [seat] */
   join: async (code, name, seat) =>
     withRoom(await request('POST', `/api/rooms/${code}/join`, seat === undefined ? { name } : { name, seat })),

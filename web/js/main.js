@@ -1,6 +1,6 @@
 // @ts-check
 /** Entry point: header (navigation, name, language), router, page dispatch. */
-import { prefetchRoom } from './api.js';
+import { prefetchGame, prefetchRoom } from './api.js';
 import { fill, h, nextTask, whenIdle } from './dom.js';
 import { showGames } from './games.js';
 import { showHome } from './home.js';
@@ -73,10 +73,12 @@ function show(r) {
   if (r.name === 'game') {
     // Its heading from the first frame, while its modules load (one h1 on every page and state).
     fill(app, h('h1', { class: 'sr-only' }, t('room_title', { code: r.code })), h('p', { class: 'muted center', 'aria-busy': 'true' }, t('loading')));
+    prefetchGame(r.code, r.n);
     // A game of a room to look at again (online only): loaded when first asked for, not precached.
     // Every module it imports asked for at once (the board, the kinds, the game screen it takes the
     // seats' names from), not one import level at a time; not the lobby, the room screen or the
     // settings it never runs, whose compiling and evaluating cost the replay page's main thread.
+    // The page preloads the same list (server build.rs ROUTES reads it here).
     Promise.all([import('./archive.js'), import('./replay.js'), import('./texts-later.js'),
       import('./game.js'), import('./board.js'), import('./kinds.js'), import('./kind-cc.js'),
       import('./kind-draughts.js'), import('./board-cc.js'), import('./board-draughts.js'),

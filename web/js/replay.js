@@ -9,7 +9,7 @@
  */
 import { Board } from './board.js';
 import { fill, h, s } from './dom.js';
-import { request } from './api.js';
+import { request, roomPaths } from './api.js';
 import { t } from './i18n.js';
 import { tl } from './texts-later.js';
 
@@ -30,7 +30,7 @@ import { tl } from './texts-later.js';
 
 /** Game `n` of the room, or its current (last) one. @param {string} code @param {number} [n] @returns {Promise<GameRecord>} */
 export async function fetchRecord(code, n) {
-  return /** @type {GameRecord} */ (await request('GET', n ? `/api/rooms/${code}/games/${n}` : `/api/rooms/${code}/record`));
+  return /** @type {GameRecord} */ (await request('GET', roomPaths.record(code, n)));
 }
 
 /**
@@ -38,8 +38,7 @@ export async function fetchRecord(code, n) {
  * @param {string} code @param {number} [before] @returns {Promise<RoomGames>}
  */
 export async function fetchGames(code, before) {
-  const query = before ? `?before=${before}&limit=20` : '?limit=20';
-  return /** @type {RoomGames} */ (await request('GET', `/api/rooms/${code}/games${query}`));
+  return /** @type {RoomGames} */ (await request('GET', roomPaths.games(code, before)));
 }
 
 /** The address of a game's file (PDN for draughts, the text format for Chinese checkers). @param {string} code @param {number} [n] */

@@ -59,6 +59,7 @@ let roomModule = null;
  */
 export function loadRoom() {
   if (!roomModule) {
+    // The room's page preloads the same list (server build.rs ROUTES reads it here).
     roomModule = Promise.all([
       import('./room.js'), import('./game.js'), import('./lobby.js'), import('./share.js'),
       import('./board.js'), import('./board-cc.js'), import('./board-draughts.js'), import('./kinds.js'),

@@ -34,7 +34,8 @@ include!(concat!(env!("OUT_DIR"), "/site.rs"));
 #[path = "../build/minify.rs"]
 mod minify;
 
-/// Page routes of the client, all answered with `index.html`.
+/// Page routes of the client, all answered with `index.html`, the room's with its copy that also
+/// preloads the room screen's modules (`build.rs` `ROUTES`).
 pub const PAGES: &[&str] = &[
     "/",
     "/cpu",
@@ -47,6 +48,15 @@ pub const PAGES: &[&str] = &[
     "/r/{code}",
 ];
 
+/// The copy of `index.html` a page route is answered with.
+fn page_file(route: &str) -> &'static str {
+    if route == "/r/{code}" {
+        "/index.room.html"
+    } else {
+        "/index.html"
+    }
+}
+
 /// Cache policy of files under a content-hashed name: they never change.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
@@ -54,9 +64,10 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
     let mut router = Router::new();
     for page in PAGES {
+        let html = page_file(page);
         router = router.route(
             page,
-            get(|headers: HeaderMap| async move { file("/index.html", &headers) }),
+            get(move |headers: HeaderMap| async move { file(html, &headers) }),
         );
     }
     // A game of a room (`/r/{CODE}/{n}`, n = 1, 2, …); any other address under a room is no page.
@@ -65,7 +76,7 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
         get(|uri: Uri, headers: HeaderMap| async move {
             let n = uri.path().rsplit('/').next().unwrap_or("");
             if is_game_number(n) {
-                file("/index.html", &headers)
+                file("/index.game.html", &headers)
             } else {
                 file_or_not_found_page(uri.path(), &headers)
             }
@@ -271,6 +282,49 @@ mod tests {
         // The room screen is loaded when a room is opened, not with the home page.
         let game = hashed_url("/js/game.js").unwrap();
         assert!(!html.contains(game));
+    }
+
+    #[test]
+    fn a_room_and_a_game_of_a_room_preload_the_modules_of_their_screen() {
+        let text = |path: &str| std::str::from_utf8(lookup(path).unwrap().0.raw).unwrap();
+        let preloads = |html: &str, module: &str| {
+            html.contains(&format!(
+                "<link rel=\"modulepreload\" href=\"{}\">",
+                hashed_url(module).unwrap()
+            ))
+        };
+        let (index, room, game) = (
+            text("/index.html"),
+            text("/index.room.html"),
+            text("/index.game.html"),
+        );
+        for html in [index, room, game] {
+            assert!(
+                preloads(html, "/js/home.js"),
+                "the entry point's own modules"
+            );
+        }
+        // The room's screen (router.js `loadRoom`): the lobby, the game, the boards, their texts.
+        for module in [
+            "/js/room.js",
+            "/js/lobby.js",
+            "/js/game.js",
+            "/js/board-draughts.js",
+            "/js/texts-away.js",
+        ] {
+            assert!(preloads(room, module), "the room's page preloads {module}");
+        }
+        // A game of a room (main.js): the replay and what it draws with, not the lobby.
+        for module in [
+            "/js/archive.js",
+            "/js/replay.js",
+            "/js/board-cc.js",
+            "/js/texts-later.js",
+        ] {
+            assert!(preloads(game, module), "a game's page preloads {module}");
+        }
+        assert!(!preloads(game, "/js/lobby.js") && !preloads(game, "/js/room.js"));
+        assert!(!preloads(index, "/js/game.js") && !preloads(index, "/js/archive.js"));
     }
 
     #[test]
