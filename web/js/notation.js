@@ -56,19 +56,29 @@ export function moveText(game, m) {
 }
 
 /**
- * Draws the hole numbers of the star into `board` (a layer under the pieces, shown when the
- * board has the class `show-holes`) and returns a function that labels the holes of a move on
- * top of everything (`null` clears).
+ * Draws the hole numbers of the star into `board` (a layer under the pieces) once the board has
+ * the class `show-holes`, not before: most boards never show them, and their 121 labels were a
+ * fifth of a board's first drawing. Returns a function that labels the holes of a move on top of
+ * everything (`null` clears).
  * @param {import('./board.js').Board} board
  * @returns {(path: string[]|null) => void}
  */
 export function numberHoles(board) {
-  const layer = s('g', { class: 'layer-holes', 'aria-hidden': 'true' });
-  for (const [id, n] of holeNumbers()) {
-    const p = board.geo.cells.get(id);
-    if (p) layer.append(s('text', { class: 'hole-num', x: p.x, y: p.y + 0.11 }, String(n)));
-  }
-  board.svg.insertBefore(layer, board.piecesLayer);
+  let drawn = false;
+  const draw = () => {
+    if (drawn || !board.svg.classList.contains('show-holes')) return;
+    drawn = true;
+    observer.disconnect();
+    const layer = s('g', { class: 'layer-holes', 'aria-hidden': 'true' });
+    for (const [id, n] of holeNumbers()) {
+      const p = board.geo.cells.get(id);
+      if (p) layer.append(s('text', { class: 'hole-num', x: p.x, y: p.y + 0.11 }, String(n)));
+    }
+    board.svg.insertBefore(layer, board.piecesLayer);
+  };
+  const observer = new MutationObserver(draw);
+  observer.observe(board.svg, { attributes: true, attributeFilter: ['class'] });
+  draw();
   const labels = s('g', { class: 'layer-labels', 'aria-hidden': 'true' });
   board.svg.append(labels);
   return (path) => {
