@@ -1,7 +1,7 @@
 // Lighthouse (npm `lighthouse`, pinned for Node 20) driving Debian's Chromium in a browser of its
 // own (chrome-launcher): the mobile preset, the four categories on a first run, performance twice
 // more, the median kept (tests/98-lighthouse).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
@@ -56,6 +56,13 @@ export async function audit(port, url, categories = ['performance', 'accessibili
     rmSync(dir, { recursive: true, force: true });
   }
   const lhr = result.lhr;
+  // E2E_LH_SAVE=DIR keeps every run's report (JSON: the critical chains, the largest paint's
+  // element and phases, the main thread's tasks) for a look at what a page costs.
+  if (process.env.E2E_LH_SAVE) {
+    mkdirSync(process.env.E2E_LH_SAVE, { recursive: true });
+    const name = `${new URL(url).pathname.replace(/[^A-Za-z0-9]+/g, '_')}-${categories.length}-${Date.now()}.json`;
+    writeFileSync(join(process.env.E2E_LH_SAVE, name), JSON.stringify(lhr));
+  }
   const scores = Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
   const failing = Object.values(lhr.audits)
     .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
