@@ -3,6 +3,10 @@
 //! storage) — with its protocol code, its HTTP status and, where a client needs it, a
 //! machine-readable [`Detail`] (docs/protocol.md, "Errors").
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+use std::time::{Duration, Instant};
+
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
@@ -180,8 +184,17 @@ impl AppError {
     }
 
     /// Logs `err` and turns it into [`AppError::Internal`]: the details never reach a client.
+    /// At most one line per context every [`REPEATS_EVERY`] ([`Repeats`]): while the database or
+    /// the disk is out, every refused request fails the same way.
     pub fn internal(context: &str, err: impl std::fmt::Display) -> Self {
-        tracing::error!("{context}: {err}");
+        match REPEATS.admit(context, Instant::now()) {
+            Some(0) => tracing::error!("{context}: {err}"),
+            Some(held) => tracing::error!(
+                "{context}: {err} (and {held} more like it in the last {}s, not logged)",
+                REPEATS_EVERY.as_secs()
+            ),
+            None => {}
+        }
         Self::Internal
     }
 
@@ -227,6 +240,53 @@ impl IntoResponse for AppError {
     }
 }
 
+/// How often an internal error of one context is logged at most.
+pub const REPEATS_EVERY: Duration = Duration::from_secs(10);
+
+static REPEATS: LazyLock<Repeats> = LazyLock::new(|| Repeats::new(REPEATS_EVERY));
+
+/// The internal errors held back, by context: the first of a context is logged, the next ones
+/// within `every` only counted, and the count said with the first one logged after it. Contexts
+/// are the code's own fixed words (« storage », « pools »), a few dozen at most; past
+/// [`Repeats::KINDS`] of them a new one is logged every time rather than forgotten.
+struct Repeats {
+    every: Duration,
+    kinds: Mutex<HashMap<String, (Instant, u64)>>,
+}
+
+impl Repeats {
+    const KINDS: usize = 256;
+
+    fn new(every: Duration) -> Self {
+        Self {
+            every,
+            kinds: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether to log an error of `context` at `now`: `Some(n)` with the `n` held back since the
+    /// last line of that context, `None` to hold this one back.
+    fn admit(&self, context: &str, now: Instant) -> Option<u64> {
+        let mut kinds = self.kinds.lock().unwrap_or_else(|e| e.into_inner());
+        match kinds.get_mut(context) {
+            Some((logged_at, held)) if now.duration_since(*logged_at) < self.every => {
+                *held += 1;
+                None
+            }
+            Some((logged_at, held)) => {
+                *logged_at = now;
+                Some(std::mem::take(held))
+            }
+            None => {
+                if kinds.len() < Self::KINDS {
+                    kinds.insert(context.to_owned(), (now, 0));
+                }
+                Some(0)
+            }
+        }
+    }
+}
+
 impl From<dames_store::StoreError> for AppError {
     fn from(err: dames_store::StoreError) -> Self {
         match err {
@@ -245,6 +305,47 @@ impl From<dames_store::StoreError> for AppError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_internal_error_repeated_is_logged_once_per_period_with_the_count_held_back() {
+        let repeats = Repeats::new(Duration::from_secs(10));
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        assert_eq!(
+            repeats.admit("storage", at(0)),
+            Some(0),
+            "the first is logged"
+        );
+        assert_eq!(repeats.admit("storage", at(1)), None);
+        assert_eq!(repeats.admit("storage", at(9)), None);
+        assert_eq!(
+            repeats.admit("pools", at(9)),
+            Some(0),
+            "another context is its own"
+        );
+        assert_eq!(
+            repeats.admit("storage", at(10)),
+            Some(2),
+            "after the period: logged, with the two held back"
+        );
+        assert_eq!(repeats.admit("storage", at(25)), Some(0), "none held since");
+    }
+
+    #[test]
+    fn past_the_number_of_contexts_kept_a_new_one_is_always_logged() {
+        let repeats = Repeats::new(Duration::from_secs(10));
+        let now = Instant::now();
+        for i in 0..Repeats::KINDS {
+            assert_eq!(repeats.admit(&format!("c{i}"), now), Some(0));
+        }
+        assert_eq!(repeats.admit("one more", now), Some(0));
+        assert_eq!(
+            repeats.admit("one more", now),
+            Some(0),
+            "not kept: never held back"
+        );
+        assert_eq!(repeats.admit("c0", now), None, "the ones kept still are");
+    }
 
     #[test]
     fn a_room_error_keeps_its_code_status_and_detail() {
