@@ -69,7 +69,8 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Opens the store of `config`, restores every unfinished room (CPU seats resume).
+    /// Opens the store of `config`, restores the rooms whose game goes on by itself (clocks and
+    /// CPU seats resume: `Rooms::restore_all`).
     ///
     /// # Errors
     /// If the database cannot be opened or read.
@@ -105,7 +106,7 @@ impl AppState {
         rooms.set_address_key(server_key(&store, ADDRESS_KEY).await?);
         rooms.set_cpu_caps(&config.limits);
         let restored = rooms.restore_all().await?;
-        tracing::info!("restored {restored} unfinished rooms");
+        tracing::info!("restored {restored} rooms whose game goes on with a clock or a CPU");
         let streams = Arc::new(Streams::new(config.limits.enabled));
         let notify = streams.clone();
         rooms.observe(Arc::new(

@@ -213,6 +213,64 @@ pub(super) fn a_repeated_move_id_log_entry_or_event_is_refused(store: &dyn Store
     store.commit(&a_move("CCCCCC", 2, Some("same"))).unwrap();
 }
 
+pub(super) fn the_running_rooms_are_the_games_with_a_clock_a_cpu_or_a_stand_in(store: &dyn Store) {
+    let untimed = |code: &str, status: &str| {
+        let mut r = room(code, status, 10);
+        r.state.clock = None;
+        r
+    };
+    let cpu = SeatRow {
+        kind: "cpu".into(),
+        name: None,
+        level: Some("normal".into()),
+        token_hash: None,
+        client: None,
+        ..seat(1, "")
+    };
+    let stand_in = SeatRow {
+        level: Some("expert".into()),
+        ..seat(1, "b")
+    };
+    // A clock running, a CPU seat, a CPU standing in for a person: they go on by themselves.
+    create(
+        store,
+        &room("CLOCK1", "playing", 10),
+        vec![seat(0, "a"), seat(1, "b")],
+    );
+    create(
+        store,
+        &untimed("CPU001", "playing"),
+        vec![seat(0, "a"), cpu.clone()],
+    );
+    create(
+        store,
+        &untimed("STAND1", "playing"),
+        vec![seat(0, "a"), stand_in],
+    );
+    // People only, no clock; a lobby with a CPU seat; a finished game against a CPU: they wait.
+    create(
+        store,
+        &untimed("PEOPLE", "playing"),
+        vec![seat(0, "a"), seat(1, "b")],
+    );
+    create(
+        store,
+        &untimed("LOBBY1", "lobby"),
+        vec![seat(0, "a"), cpu.clone()],
+    );
+    create(
+        store,
+        &untimed("FINIS1", "finished"),
+        vec![seat(0, "a"), cpu],
+    );
+    let mut running = store.running_codes().unwrap();
+    running.sort();
+    assert_eq!(running, ["CLOCK1", "CPU001", "STAND1"]);
+    let mut live = store.live_codes().unwrap();
+    live.sort();
+    assert_eq!(live, ["CLOCK1", "CPU001", "LOBBY1", "PEOPLE", "STAND1"]);
+}
+
 pub(super) fn of_two_changes_from_one_version_only_the_first_applies(store: &dyn Store) {
     create(store, &room("AAAAAA", "playing", 10), Vec::new());
     // Two changes computed from version 1 (two nodes, or a stale copy): the first applies...
@@ -818,6 +876,7 @@ macro_rules! conformance {
                 versions_reads_the_stored_version_of_each_room_that_exists,
                 a_repeated_move_id_log_entry_or_event_is_refused,
                 of_two_changes_from_one_version_only_the_first_applies,
+                the_running_rooms_are_the_games_with_a_clock_a_cpu_or_a_stand_in,
                 a_batch_is_all_or_nothing,
                 events_since_reads_a_range_in_order,
                 retention_finds_what_is_due_and_delete_takes_everything,

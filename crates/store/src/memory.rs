@@ -269,6 +269,22 @@ impl RoomStore for MemoryStore {
             .collect())
     }
 
+    fn running_codes(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .mem()
+            .rooms
+            .values()
+            .filter(|r| {
+                let cpu = r
+                    .seats
+                    .iter()
+                    .any(|s| s.kind == "cpu" || (s.kind == "human" && s.level.is_some()));
+                r.row.state.status == "playing" && (r.row.state.clock.is_some() || cpu)
+            })
+            .map(|r| r.row.code.clone())
+            .collect())
+    }
+
     fn events_since(
         &self,
         code: &str,

@@ -157,8 +157,13 @@ pub trait RoomStore: Send + Sync + 'static {
     /// The stored version of each of these rooms that exists (in any order): how a node of a
     /// cluster finds, in one query, the rooms it holds that another node changed.
     fn versions(&self, codes: &[String]) -> Result<Vec<(String, i64)>, StoreError>;
-    /// Codes of the rooms whose game is not finished (restored on start).
+    /// Codes of the rooms whose game is not finished.
     fn live_codes(&self) -> Result<Vec<String>, StoreError>;
+    /// Codes of the rooms whose game goes on with nobody connected, restored when a node
+    /// starts: a game being played with a clock (a flag can fall), a CPU seat, or a CPU standing
+    /// in for a person (a seat `human` with a `level`). The others wait for someone to come
+    /// back, and are loaded when first asked for.
+    fn running_codes(&self) -> Result<Vec<String>, StoreError>;
     /// Events of a room with `since < version <= up_to`, in order.
     fn events_since(&self, code: &str, since: i64, up_to: i64)
         -> Result<Vec<EventRow>, StoreError>;

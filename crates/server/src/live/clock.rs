@@ -5,7 +5,8 @@
 //! committed through [`Rooms::mutate`] as any change (`Room::flag`), and published. A change
 //! that moves the deadline (a move, the end of the game) replaces the timer.
 //!
-//! - **A restart**: every unfinished room is loaded at start (`Rooms::restore_all`), which sets
+//! - **A restart**: every game being played with a clock is loaded at start
+//!   (`Rooms::restore_all`, with the games against CPUs), which sets
 //!   its timer; a deadline already past fires at once, so the flag of a game whose time ran out
 //!   while the server was down falls as soon as it is back. A room loaded later (evicted, or
 //!   asked for on another node) gets its timer the same way.

@@ -71,7 +71,8 @@ impl Rooms {
 /// The rooms whose games are against CPUs: who started them and whether one is being played,
 /// so that one browser or one address cannot keep the CPU players' pool busy with many games.
 /// Rebuilt from the rooms themselves (the host's browser from its seat, the address from
-/// `Room::cpu_by`): every unfinished room is loaded at start, so a restart forgets no game.
+/// `Room::cpu_by`): every game being played against a CPU is loaded at start
+/// (`Rooms::restore_all`), so a restart forgets none.
 #[derive(Debug, Default)]
 pub(super) struct CpuGames {
     games: Mutex<HashMap<String, CpuGame>>,

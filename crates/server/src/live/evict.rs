@@ -76,8 +76,57 @@ mod tests {
 
     use super::*;
     use crate::live::tests::{human, new_room};
-    use crate::live::CommitOptions;
+    use crate::live::{CommitOptions, RoomCell};
+    use dames_ai::Level;
+    use dames_room::room::{SeatAction, Status};
     use dames_store::{MemoryStore, RoomStore};
+
+    #[tokio::test]
+    async fn a_start_loads_the_games_that_go_on_by_themselves_and_the_others_when_asked_for() {
+        let store = Arc::new(MemoryStore::default());
+        let options = || CommitOptions {
+            evict_after: Duration::from_secs(3600),
+            probe: None,
+        };
+        let before = Rooms::with_options(store.clone(), 1, options());
+        // Two people, no clock; a person and a CPU; a lobby.
+        let (people, ()) = before.create(new_room).await.unwrap();
+        before
+            .mutate(&people, |room, ch, now| {
+                room.join(None, human("Bo"), ch)?;
+                Ok(room.start(1, now, ch)?)
+            })
+            .await
+            .unwrap();
+        let (cpu, ()) = before.create(new_room).await.unwrap();
+        before
+            .mutate(&cpu, |room, ch, now| {
+                room.set_seat(1, SeatAction::Cpu(Level::Normal), ch)?;
+                Ok(room.start(2, now, ch)?)
+            })
+            .await
+            .unwrap();
+        let (lobby, ()) = before.create(new_room).await.unwrap();
+        let code = |cell: Arc<RoomCell>| async move { cell.room.lock().await.code.clone() };
+        let (people, cpu, lobby) = (code(people).await, code(cpu).await, code(lobby).await);
+        before.close();
+        before.flush().await;
+
+        let after = Rooms::with_options(store.clone(), 1, options());
+        assert_eq!(
+            after.restore_all().await.unwrap(),
+            1,
+            "the game against the CPU"
+        );
+        assert_eq!(after.in_memory(), 1);
+        assert!(after.cells().contains_key(&cpu));
+        // The others come back from the store when someone asks, as they were.
+        let cell = after.get(&people).await.unwrap();
+        assert_eq!(cell.room.lock().await.seat_of_token("Bo"), Some(1));
+        assert_eq!(cell.room.lock().await.status, Status::Playing);
+        after.get(&lobby).await.unwrap();
+        assert_eq!(after.in_memory(), 3);
+    }
 
     #[tokio::test]
     async fn an_idle_room_nothing_holds_leaves_memory_and_comes_back_as_it_was() {

@@ -327,13 +327,18 @@ impl Rooms {
         self.cells.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Loads every unfinished room and resumes the CPU seats whose turn it is.
+    /// Loads the rooms whose game goes on with nobody connected — a clock that can fall, a CPU
+    /// seat or a CPU standing in for a person (`RoomStore::running_codes`) — and resumes
+    /// their clocks and the CPU seats whose turn it is. The other unfinished rooms wait in the
+    /// store for their players and are loaded when first asked for ([`Rooms::get`]), as an
+    /// evicted room is: a node restarted in a deploy listens after loading only those, and each
+    /// node of a cluster holds the rooms its own players use, not every room.
     ///
     /// # Errors
     /// If the store cannot list the rooms.
     pub async fn restore_all(self: &Arc<Self>) -> Result<usize, AppError> {
         let store = self.store.clone();
-        let codes = blocking(move || store.live_codes()).await?;
+        let codes = blocking(move || store.running_codes()).await?;
         // Several at a time: each load waits on the store (a round trip to PostgreSQL, a read
         // of SQLite) more than it computes, and a node restarted in a deploy listens only once
         // every room is back (1,000 rooms one by one took 16–41 s on PostgreSQL).
