@@ -548,6 +548,8 @@ impl Rooms {
             }
             Ok(Some(loaded)) => loaded,
             Ok(None) => return None,
+            // A node stopping (a deploy): the room is left as it is, nothing to report.
+            Err(err) if err.is_shutting_down() => return None,
             Err(err) => {
                 tracing::error!(
                     "room {}: reloading after a conflict failed: {err}",
