@@ -133,8 +133,8 @@ const DOWN_LEFT: usize = 2;
 const DOWN_RIGHT: usize = 3;
 const DIRS: [usize; 4] = [UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT];
 
-/// The value of `pos` for the side to move: with the pattern weights on 10×10 when
-/// `DAMES_EVAL=patterns` ([`patterns::active`]), else the linear evaluation.
+/// The value of `pos` for the side to move: with the pattern weights on 10×10 (unless
+/// `DAMES_EVAL=linear`, see [`patterns::active`]), else the linear evaluation.
 #[inline]
 pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
     if B::N == 10 {
@@ -145,9 +145,10 @@ pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
     evaluate_linear(pos)
 }
 
-/// The linear evaluation (the weights of `weights.rs`), for the side to move.
+/// The linear evaluation (the weights of `weights.rs`), for the side to move: every board
+/// but 10×10, and 10×10 with `DAMES_EVAL=linear`.
 #[inline]
-fn evaluate_linear<B: Board>(pos: &Position<B>) -> i32 {
+pub fn evaluate_linear<B: Board>(pos: &Position<B>) -> i32 {
     let mut s = Score::new(&WEIGHTS);
     let phase = add_features(pos, &mut s);
     let v = (s.mg * phase + s.eg * (PHASE_ONE - phase)) / PHASE_ONE;
@@ -411,7 +412,7 @@ mod tests {
         let start = Position::<International>::initial();
         // Only the side to move's term is not symmetric.
         assert_eq!(
-            evaluate(&start),
+            evaluate_linear(&start),
             (i32::from(WEIGHTS[Feature::TO_MOVE][0]) * PHASE_ONE) / PHASE_ONE
         );
         let up: Position<International> = parse_fen("W:W31,32,33:B1,2").unwrap();
@@ -422,7 +423,10 @@ mod tests {
     fn a_runaway_man_is_worth_more_than_a_stopped_one() {
         let free: Position<International> = parse_fen("W:W16,46:B5").unwrap();
         let blocked: Position<International> = parse_fen("W:W16,46:B7").unwrap();
-        assert!(evaluate(&free) > evaluate(&blocked) + 50);
+        assert!(evaluate_linear(&free) > evaluate_linear(&blocked) + 50);
+        // The fitted patterns and linear weights (few such endings in the games) keep less of
+        // the gap (94 against 49), but keep it.
+        assert!(evaluate(&free) > evaluate(&blocked) + 25);
     }
 
     #[test]
@@ -441,7 +445,7 @@ mod tests {
                 eg += i32::from(WEIGHTS[usize::from(i)][1]) * i32::from(v);
             }
             let v = (mg * f.phase + eg * (PHASE_ONE - f.phase)) / PHASE_ONE / f.divisor;
-            assert_eq!(v, evaluate(&pos), "{fen}");
+            assert_eq!(v, evaluate_linear(&pos), "{fen}");
         }
     }
 
@@ -459,6 +463,11 @@ mod tests {
         fn check<B: Board>(fen: &str) {
             let pos: Position<B> = parse_fen(fen).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&turned(&pos)), "{fen}");
+            assert_eq!(
+                evaluate_linear(&pos),
+                evaluate_linear(&turned(&pos)),
+                "{fen}"
+            );
         }
         check::<International>("W:W16,27,28,32,33,34,38,K46:B5,7,8,13,19,K41");
         check::<Brazilian>("W:W17,21,22,26,K30:B1,6,9,10");

@@ -12,7 +12,8 @@ pub(crate) mod search;
 mod weights;
 
 pub use eval::{
-    drawish_divisor, evaluate, evaluate_patterns, features, Feature, Features, PHASE_ONE,
+    drawish_divisor, evaluate, evaluate_linear, evaluate_patterns, features, Feature, Features,
+    PHASE_ONE,
 };
 pub use offer::accepts_draw;
 

@@ -17,9 +17,10 @@
 //! square's contribution to the 32 indices (16 windows × 2 sides): one 64-byte vector add a
 //! man, no allocation.
 //!
-//! The weights come from `patterns.bin` (format in [`file`]), compiled into the binary; the
-//! search uses them only when `DAMES_EVAL=patterns` is set ([`active`]), until a match proves
-//! them stronger than the linear evaluation (docs/ai.md, "Pattern evaluation").
+//! The weights come from `patterns.bin` (format in [`file`]), compiled into the binary. The
+//! search uses them on 10×10 by default since an SPRT against the linear evaluation accepted
+//! them (docs/ai.md, "Pattern evaluation"); `DAMES_EVAL=linear` goes back to the linear one
+//! ([`active`]).
 
 pub mod file;
 
@@ -100,21 +101,20 @@ pub fn indices<B: Board>(pos: &Position<B>) -> [u16; 2 * REGIONS] {
     idx
 }
 
-/// The weights the search uses: the compiled-in `patterns.bin` when `DAMES_EVAL=patterns`,
-/// else `None` (the linear evaluation). Read once per process; a file that does not load is
-/// reported on stderr and the linear evaluation is kept.
+/// The weights the search uses on 10×10: the compiled-in `patterns.bin`, or `None` (the
+/// linear evaluation) when `DAMES_EVAL=linear` is set. Read once per process; a file that does
+/// not load is reported on stderr and the linear evaluation is used.
 pub fn active() -> Option<&'static PatternWeights> {
     static ACTIVE: OnceLock<Option<PatternWeights>> = OnceLock::new();
     ACTIVE
         .get_or_init(|| {
-            let wanted = std::env::var("DAMES_EVAL").is_ok_and(|v| v == "patterns");
-            if !wanted {
+            if std::env::var("DAMES_EVAL").is_ok_and(|v| v == "linear") {
                 return None;
             }
             match compiled() {
                 Ok(w) => Some(w),
                 Err(e) => {
-                    eprintln!("DAMES_EVAL=patterns: {e}; the linear evaluation is used");
+                    eprintln!("pattern weights: {e}; the linear evaluation is used");
                     None
                 }
             }
