@@ -9,9 +9,14 @@
 //!   to results, then fits every weight (Adam on the mean squared error of the predicted score)
 //!   and writes `crates/ai/src/draughts/weights.rs`.
 //!
-//! A data line is `<White's score: 1, 0.5 or 0> <FEN>`. Only 10×10 positions are used (the
-//! other boards share the weights, see `eval.rs`); positions where the side to move must
-//! capture are skipped (the search never evaluates them).
+//! - `dames tune patterns` (`tune_patterns.rs`): the pattern evaluation's fit, from the same
+//!   files.
+//!
+//! A data line is `<White's score: 1, 0.5 or 0> <FEN> [<the search's value for White>]`; `gen`
+//! writes the search's value where it searched and a blank line after each game (the fits then
+//! hold out whole games). Only 10×10 positions are used (the other boards share the weights,
+//! see `eval.rs`); positions where the side to move must capture are skipped (the search never
+//! evaluates them).
 
 use std::collections::HashSet;
 use std::io::Write;
