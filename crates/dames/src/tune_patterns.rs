@@ -44,6 +44,10 @@ pub struct PatternArgs {
     /// Threads for the gradient.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Fit the linear weights only (every window weight stays 0): what the windows add is the
+    /// difference between this fit and the full one.
+    #[arg(long)]
+    linear_only: bool,
     /// Write the weights here, e.g. crates/ai/src/draughts/patterns.bin.
     #[arg(long)]
     out: PathBuf,
@@ -92,7 +96,7 @@ fn gradient(train: &Data, w: &[f64], scale: f64, threads: usize) -> (Vec<f64>, f
 /// `dames tune patterns`.
 pub fn fit(args: &PatternArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    let (mut train, mut valid) = load_with(&args.data, true)?;
+    let (mut train, mut valid) = load_with(&args.data, !args.linear_only)?;
     eprintln!(
         "{} positions to fit, {} held out ({:.0} s)",
         train.len(),

@@ -101,9 +101,10 @@ pub fn indices<B: Board>(pos: &Position<B>) -> [u16; 2 * REGIONS] {
     idx
 }
 
-/// The weights the search uses on 10×10: the compiled-in `patterns.bin`, or `None` (the
-/// linear evaluation) when `DAMES_EVAL=linear` is set. Read once per process; a file that does
-/// not load is reported on stderr and the linear evaluation is used.
+/// The weights the search uses on 10×10: the compiled-in `patterns.bin`, or the file named by
+/// `DAMES_PATTERNS` (weights tried without a rebuild), or `None` (the linear evaluation) when
+/// `DAMES_EVAL=linear` is set. Read once per process; a file that does not load is reported on
+/// stderr and the linear evaluation is used.
 pub fn active() -> Option<&'static PatternWeights> {
     static ACTIVE: OnceLock<Option<PatternWeights>> = OnceLock::new();
     ACTIVE
@@ -111,7 +112,13 @@ pub fn active() -> Option<&'static PatternWeights> {
             if std::env::var("DAMES_EVAL").is_ok_and(|v| v == "linear") {
                 return None;
             }
-            match compiled() {
+            let loaded = match std::env::var_os("DAMES_PATTERNS") {
+                Some(path) => std::fs::read(&path)
+                    .map_err(|e| format!("{}: {e}", path.to_string_lossy()))
+                    .and_then(|b| PatternWeights::from_bytes(&b).map_err(|e| e.to_string())),
+                None => compiled().map_err(|e| e.to_string()),
+            };
+            match loaded {
                 Ok(w) => Some(w),
                 Err(e) => {
                     eprintln!("pattern weights: {e}; the linear evaluation is used");
