@@ -4,12 +4,21 @@
 //! For each game: nodes per second of the Expert search on positions from seeded playouts, then
 //! the average time per move of each level at a full budget of MS milliseconds (default 200),
 //! and the largest overshoot of the budget.
+//!
+//! `… --example bench -- depth D`: the draughts positions searched by Expert to depth `D` (no
+//! clock): the nodes, the same for every run of one evaluation, and the time, so that the
+//! process's CPU time (`/usr/bin/time`) gives the nodes a CPU second on a busy machine (run it
+//! with and without `DAMES_EVAL=patterns` to compare the evaluations).
 
 use std::time::Duration;
 
 use dames_ai::{Budget, Level, Limits, Rng};
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("depth") {
+        let depth = std::env::args().nth(2).and_then(|a| a.parse().ok());
+        return fixed_depth(depth.unwrap_or(9));
+    }
     let ms: u64 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
@@ -66,6 +75,33 @@ fn draughts_positions() -> Vec<draughts::Game> {
         }
     }
     out
+}
+
+/// Every draughts position searched by Expert to `depth`: nodes and wall time.
+fn fixed_depth(depth: u32) {
+    let positions = draughts_positions();
+    let started = std::time::Instant::now();
+    let mut nodes = 0;
+    for game in &positions {
+        let budget = Budget {
+            nodes: None,
+            depth: Some(depth),
+        };
+        let a = dames_ai::draughts::analyse(
+            game,
+            Level::Expert,
+            &limits(Duration::from_secs(600)),
+            &budget,
+        )
+        .expect("a move");
+        nodes += a.nodes;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "draughts, {} positions to depth {depth}: {nodes} nodes in {secs:.2} s ({:.0} knodes/s wall)",
+        positions.len(),
+        nodes as f64 / secs / 1000.0
+    );
 }
 
 fn limits(time: Duration) -> Limits {

@@ -29,6 +29,8 @@ mod serve;
 mod tune;
 #[cfg(feature = "ai")]
 mod tune_cc;
+#[cfg(feature = "ai")]
+mod tune_patterns;
 
 #[derive(Parser)]
 #[command(

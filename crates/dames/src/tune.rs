@@ -9,9 +9,14 @@
 //!   to results, then fits every weight (Adam on the mean squared error of the predicted score)
 //!   and writes `crates/ai/src/draughts/weights.rs`.
 //!
-//! A data line is `<White's score: 1, 0.5 or 0> <FEN>`. Only 10×10 positions are used (the
-//! other boards share the weights, see `eval.rs`); positions where the side to move must
-//! capture are skipped (the search never evaluates them).
+//! - `dames tune patterns` (`tune_patterns.rs`): the pattern evaluation's fit, from the same
+//!   files.
+//!
+//! A data line is `<White's score: 1, 0.5 or 0> <FEN> [<the search's value for White>]`; `gen`
+//! writes the search's value where it searched and a blank line after each game (the fits then
+//! hold out whole games). Only 10×10 positions are used (the other boards share the weights,
+//! see `eval.rs`); positions where the side to move must capture are skipped (the search never
+//! evaluates them).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -21,6 +26,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use dames_ai::draughts::patterns::{INDICES, REGIONS};
 use dames_ai::draughts::{features, weights, Feature, PHASE_ONE};
 use dames_ai::{Budget, Level, Limits, Rng};
 use draughts::{parse_fen, read_pdn, to_fen, Color, Game, GameOf, International, Position, Rules};
@@ -34,6 +40,9 @@ pub enum Command {
     Pdn(PdnArgs),
     /// Fit the evaluation's weights on position files and write them as Rust.
     Fit(FitArgs),
+    /// Fit the pattern evaluation (the linear features and 4×4 windows) and write its
+    /// weights file.
+    Patterns(crate::tune_patterns::PatternArgs),
     /// Fit the Chinese checkers evaluation's weights on recorded self-play games.
     CcFit(crate::tune_cc::FitArgs),
 }
@@ -99,6 +108,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         Command::Gen(args) => gen(&args),
         Command::Pdn(args) => pdn(&args),
         Command::Fit(args) => fit(&args),
+        Command::Patterns(args) => crate::tune_patterns::fit(&args),
         Command::CcFit(args) => crate::tune_cc::fit(&args),
     }
 }
@@ -112,31 +122,42 @@ fn score_text(winner: Option<Color>) -> &'static str {
     }
 }
 
-/// The lines of one game's quiet positions (each position once per game).
-fn game_lines(game: &GameOf<International>, score: &str, seen: &mut HashSet<u64>) -> Vec<String> {
+/// The lines of one game's quiet positions (each position once per game), with the search's
+/// value for White of the position before each move when `searched` has it.
+fn game_lines(
+    game: &GameOf<International>,
+    score: &str,
+    searched: &[Option<i32>],
+    seen: &mut HashSet<u64>,
+) -> Vec<String> {
     let mut pos = *game.start();
     let mut out = Vec::new();
-    let mut keep = |pos: &Position<International>, out: &mut Vec<String>| {
+    let mut keep = |pos: &Position<International>, value: Option<i32>, out: &mut Vec<String>| {
         if !pos.has_captures() && pos.has_any_move() && seen.insert(pos.zobrist()) {
-            out.push(format!("{score} {}", to_fen(pos)));
+            out.push(match value {
+                Some(v) => format!("{score} {} {v}", to_fen(pos)),
+                None => format!("{score} {}", to_fen(pos)),
+            });
         }
     };
-    for &mv in game.moves() {
-        keep(&pos, &mut out);
+    for (ply, &mv) in game.moves().iter().enumerate() {
+        keep(&pos, searched.get(ply).copied().flatten(), &mut out);
         pos = pos.play_unchecked(mv);
     }
-    keep(&pos, &mut out);
+    keep(&pos, None, &mut out);
     out
 }
 
-/// One self-play game: its lines.
+/// One self-play game: its lines, each with the search's value of its position.
 fn gen_game(args: &GenArgs, g: usize) -> Vec<String> {
     let mut game = GameOf::<International>::new(Rules::default());
     let mut rng = Rng::new(args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g as u64);
+    let mut searched = Vec::new();
     while game.outcome().is_none() && game.moves().len() < 600 {
         let moves = game.legal_moves();
-        let mv = if game.moves().len() < args.random_plies {
-            moves.as_slice()[rng.below(moves.len())]
+        let white = game.position().side_to_move() == Color::White;
+        let (mv, value) = if game.moves().len() < args.random_plies {
+            (moves.as_slice()[rng.below(moves.len())], None)
         } else {
             let nodes = args.nodes / 2 + rng.below(args.nodes.max(1) as usize) as u64;
             let limits = Limits {
@@ -155,15 +176,18 @@ fn gen_game(args: &GenArgs, g: usize) -> Vec<String> {
                 &budget,
                 &mut |_| {},
             ) {
-                Some(a) => a.best,
+                // A single legal move is played unsearched: its value is only the evaluation.
+                Some(a) if a.depth > 0 => (a.best, Some(if white { a.score } else { -a.score })),
+                Some(a) => (a.best, None),
                 None => break,
             }
         };
+        searched.push(value);
         game.play(mv).expect("a legal move");
     }
     let winner = game.outcome().and_then(|o| o.winner());
     // Positions of the random opening are kept too: the result was played out from them.
-    game_lines(&game, score_text(winner), &mut HashSet::new())
+    game_lines(&game, score_text(winner), &searched, &mut HashSet::new())
 }
 
 fn gen(args: &GenArgs) -> anyhow::Result<()> {
@@ -203,12 +227,19 @@ fn gen(args: &GenArgs) -> anyhow::Result<()> {
     let mut seen = HashSet::new();
     let mut scores = [0usize; 3];
     for (_, lines) in &results {
+        let mut wrote = false;
         for line in lines {
             // The same position from several games is kept once per result.
-            if seen.insert(line.clone()) {
+            let key: Vec<&str> = line.split(' ').take(2).collect();
+            if seen.insert(key.join(" ")) {
                 writeln!(out, "{line}")?;
                 n += 1;
+                wrote = true;
             }
+        }
+        // A blank line ends each game: `fit` holds out whole games.
+        if wrote {
+            writeln!(out)?;
         }
         if let Some(first) = lines.first() {
             scores[match first.split(' ').next() {
@@ -252,7 +283,7 @@ fn pdn(args: &PdnArgs) -> anyhow::Result<()> {
                 skipped += 1;
                 continue;
             };
-            for line in game_lines(&game, score_text(score), &mut HashSet::new()) {
+            for line in game_lines(&game, score_text(score), &[], &mut HashSet::new()) {
                 writeln!(out, "{line}")?;
                 n += 1;
             }
@@ -266,47 +297,90 @@ fn pdn(args: &PdnArgs) -> anyhow::Result<()> {
 
 /// The training set: sparse features, flattened.
 #[derive(Default)]
-struct Data {
+pub(crate) struct Data {
     /// Per position: the end of its features in `index`/`value`.
     ends: Vec<u32>,
-    index: Vec<u16>,
+    index: Vec<u32>,
     value: Vec<f32>,
     /// Per position: the opening and ending factors (phase and draw divisor folded in).
     mg: Vec<f32>,
     eg: Vec<f32>,
-    /// The side to move's score: 1, 0.5 or 0.
-    result: Vec<f32>,
+    /// What the fit aims at: the side to move's score (1, 0.5 or 0), or a blend of it with the
+    /// search's value (see [`Data::blend`]).
+    pub(crate) result: Vec<f32>,
+    /// The side to move's score in the game.
+    pub(crate) outcome: Vec<f32>,
+    /// The search's value for the side to move, in hundredths of a man (NaN: none recorded).
+    search: Vec<f32>,
 }
 
 impl Data {
-    fn push(&mut self, pos: &Position<International>, white_score: f32) {
+    /// A position with White's score, the search's value for White if recorded, and with
+    /// `patterns` the windows' indices as features after the linear ones (`dames tune
+    /// patterns`).
+    pub(crate) fn push_with(
+        &mut self,
+        pos: &Position<International>,
+        white_score: f32,
+        white_search: Option<i32>,
+        patterns: bool,
+    ) {
         let f = features(pos);
         for &(i, v) in &f.values {
-            self.index.push(i);
+            self.index.push(u32::from(i));
             self.value.push(f32::from(v));
+        }
+        let white = pos.side_to_move() == Color::White;
+        let sign = if white { 1.0 } else { -1.0 };
+        if patterns {
+            let idx = dames_ai::draughts::patterns::indices(pos);
+            for (r, pair) in idx[..REGIONS].iter().zip(&idx[REGIONS..]).enumerate() {
+                let base = (Feature::COUNT + r * INDICES) as u32;
+                self.index.push(base + u32::from(*pair.0));
+                self.value.push(sign);
+                self.index.push(base + u32::from(*pair.1));
+                self.value.push(-sign);
+            }
         }
         self.ends.push(self.index.len() as u32);
         let d = (PHASE_ONE * f.divisor) as f32;
         self.mg.push(f.phase as f32 / d);
         self.eg.push((PHASE_ONE - f.phase) as f32 / d);
-        self.result.push(match pos.side_to_move() {
-            Color::White => white_score,
-            Color::Black => 1.0 - white_score,
-        });
+        let score = if white {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        self.result.push(score);
+        self.outcome.push(score);
+        self.search
+            .push(white_search.map_or(f32::NAN, |v| sign * v as f32));
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.ends.len()
+    }
+
+    /// Aims at `(1 − lambda) × result + lambda × sigmoid(search / scale)` where a search value
+    /// was recorded (labels by the game and by our own engine's search).
+    pub(crate) fn blend(&mut self, lambda: f64, scale: f64) {
+        for p in 0..self.len() {
+            let s = f64::from(self.search[p]);
+            if !s.is_nan() {
+                let r = f64::from(self.outcome[p]);
+                self.result[p] = ((1.0 - lambda) * r + lambda * sigmoid(s / scale)) as f32;
+            }
+        }
     }
 
     /// The evaluation of position `p` with weights `w` (`[mg, eg]` per feature, flattened).
     #[inline]
-    fn eval(&self, p: usize, w: &[f64]) -> f64 {
+    pub(crate) fn eval(&self, p: usize, w: &[f64]) -> f64 {
         let start = if p == 0 { 0 } else { self.ends[p - 1] as usize };
         let end = self.ends[p] as usize;
         let (mut mg, mut eg) = (0.0, 0.0);
         for k in start..end {
-            let i = 2 * usize::from(self.index[k]);
+            let i = 2 * self.index[k] as usize;
             let v = f64::from(self.value[k]);
             mg += w[i] * v;
             eg += w[i + 1] * v;
@@ -315,11 +389,22 @@ impl Data {
     }
 
     /// Mean squared error of the predicted scores over `range`.
-    fn loss(&self, w: &[f64], scale: f64, range: std::ops::Range<usize>) -> f64 {
+    pub(crate) fn loss(&self, w: &[f64], scale: f64, range: std::ops::Range<usize>) -> f64 {
+        self.loss_against(w, scale, range, &self.result)
+    }
+
+    /// Mean squared error of the predicted scores against `target` over `range`.
+    pub(crate) fn loss_against(
+        &self,
+        w: &[f64],
+        scale: f64,
+        range: std::ops::Range<usize>,
+        target: &[f32],
+    ) -> f64 {
         let n = range.len().max(1) as f64;
         range
             .map(|p| {
-                let e = sigmoid(self.eval(p, w) / scale) - f64::from(self.result[p]);
+                let e = sigmoid(self.eval(p, w) / scale) - f64::from(target[p]);
                 e * e
             })
             .sum::<f64>()
@@ -327,7 +412,7 @@ impl Data {
     }
 
     /// Adds the gradient of the summed squared error over `range` to `grad`; returns that sum.
-    fn gradient(
+    pub(crate) fn gradient(
         &self,
         w: &[f64],
         scale: f64,
@@ -343,7 +428,7 @@ impl Data {
             let (gm, ge) = (g * f64::from(self.mg[p]), g * f64::from(self.eg[p]));
             let start = if p == 0 { 0 } else { self.ends[p - 1] as usize };
             for k in start..self.ends[p] as usize {
-                let i = 2 * usize::from(self.index[k]);
+                let i = 2 * self.index[k] as usize;
                 let v = f64::from(self.value[k]);
                 grad[i] += gm * v;
                 grad[i + 1] += ge * v;
@@ -353,12 +438,12 @@ impl Data {
     }
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// A cheap stable hash of a line, to hold out the same positions every run.
-fn fnv(s: &str) -> u64 {
+pub(crate) fn fnv(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
@@ -366,33 +451,56 @@ fn fnv(s: &str) -> u64 {
 
 /// Reads the data files: the training set and the held-out tenth.
 fn load(paths: &[PathBuf]) -> anyhow::Result<(Data, Data)> {
+    load_with(paths, false)
+}
+
+/// One data line: White's score, the position and the search's value for White if recorded.
+fn parse_line(line: &str) -> anyhow::Result<(f32, &str, Option<i32>)> {
+    let mut words = line.split_whitespace();
+    let score: f32 = words.next().context("no score")?.parse().context("score")?;
+    let fen = words.next().context("no FEN")?;
+    let search = match words.next() {
+        Some(w) => Some(w.parse().context("search value")?),
+        None => None,
+    };
+    Ok((score, fen, search))
+}
+
+/// Reads the data files (with `patterns`, the windows' features too): the training set and the
+/// held-out tenth. Files from `gen` separate games by a blank line, and then whole games are
+/// held out (every tenth), so that no held-out position has a neighbour of its game in the
+/// training set; in other files a tenth of the positions is held out by a hash of the FEN.
+pub(crate) fn load_with(paths: &[PathBuf], patterns: bool) -> anyhow::Result<(Data, Data)> {
     let (mut train, mut valid) = (Data::default(), Data::default());
     let mut seen = HashSet::new();
     for path in paths {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let by_game = text.contains("\n\n");
+        let mut game = 0u64;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
-            if line.is_empty() || !seen.insert(fnv(line)) {
+            if line.is_empty() {
+                game += 1;
                 continue;
             }
-            let (score, fen) = line
-                .split_once(' ')
-                .with_context(|| format!("{}:{}: no FEN", path.display(), n + 1))?;
-            let score: f32 = score
-                .parse()
-                .with_context(|| format!("{}:{}: score", path.display(), n + 1))?;
+            let (score, fen, search) =
+                parse_line(line).with_context(|| format!("{}:{}", path.display(), n + 1))?;
+            if !seen.insert(fnv(fen) ^ score.to_bits() as u64) {
+                continue;
+            }
             let pos: Position<International> =
                 parse_fen(fen).map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), n + 1))?;
             if pos.has_captures() {
                 continue;
             }
-            let set = if fnv(fen).is_multiple_of(10) {
-                &mut valid
+            let held = if by_game {
+                game % 10 == 9
             } else {
-                &mut train
+                fnv(fen).is_multiple_of(10)
             };
-            set.push(&pos, score);
+            let set = if held { &mut valid } else { &mut train };
+            set.push_with(&pos, score, search, patterns);
         }
     }
     if train.len() == 0 || valid.len() == 0 {
@@ -434,7 +542,7 @@ impl Adam {
 }
 
 /// The scale (hundredths of a man) that best maps the evaluation to results: golden section.
-fn fit_scale(data: &Data, w: &[f64]) -> f64 {
+pub(crate) fn fit_scale(data: &Data, w: &[f64]) -> f64 {
     let (mut lo, mut hi) = (10.0_f64, 2000.0_f64);
     let g = (5.0_f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
@@ -580,10 +688,10 @@ mod tests {
         // loss falls.
         let mut data = Data::default();
         for fen in ["W:W31,32,33:B1,2", "B:W31,32,36:B1,2", "W:W40,44,45:B5,6"] {
-            data.push(&parse_fen(fen).unwrap(), 1.0);
+            data.push_with(&parse_fen(fen).unwrap(), 1.0, None, false);
         }
         for fen in ["W:W31,32:B1,2", "B:W35,36:B3,4"] {
-            data.push(&parse_fen(fen).unwrap(), 0.5);
+            data.push_with(&parse_fen(fen).unwrap(), 0.5, None, false);
         }
         let w: Vec<f64> = vec![0.0; 2 * Feature::COUNT];
         let mut g = vec![0.0; w.len()];
@@ -598,7 +706,7 @@ mod tests {
             .flat_map(|&[mg, eg]| [f64::from(mg), f64::from(eg)])
             .collect();
         let pos: Position<International> = parse_fen("B:W31,32,36:B1,2").unwrap();
-        let e = dames_ai::draughts::evaluate(&pos);
+        let e = dames_ai::draughts::evaluate_linear(&pos);
         assert!((data.eval(1, &real) - f64::from(e)).abs() <= 1.0, "{e}");
     }
 
@@ -608,7 +716,7 @@ mod tests {
         for mv in ["32-28", "19-23", "28x19", "14x23"] {
             game.play_notation(mv).unwrap();
         }
-        let lines = game_lines(&game, "0.5", &mut HashSet::new());
+        let lines = game_lines(&game, "0.5", &[], &mut HashSet::new());
         // After 19-23 and after 28x19 the side to move must capture: left out. The start,
         // 32-28 and 14x23 stay.
         assert_eq!(lines.len(), 3);

@@ -6,11 +6,15 @@
 pub mod egdb;
 mod eval;
 mod offer;
+pub mod patterns;
 pub mod review;
 pub(crate) mod search;
 mod weights;
 
-pub use eval::{drawish_divisor, evaluate, features, Feature, Features, PHASE_ONE};
+pub use eval::{
+    drawish_divisor, evaluate, evaluate_linear, evaluate_patterns, features, Feature, Features,
+    PHASE_ONE,
+};
 pub use offer::accepts_draw;
 
 use draughts::{Board, Game, GameOf, Move, MoveInfo, Position};
