@@ -140,11 +140,7 @@ function keepActive(parent, nodes, active) {
     parent.replaceChildren(...nodes);
     return;
   }
-  // Never detached (that would blur it): the others go, the new ones come around it.
-  for (const c of [...parent.childNodes]) if (c !== kept) c.remove();
-  const i = nodes.indexOf(twin);
-  kept.before(...nodes.slice(0, i));
-  kept.after(...nodes.slice(i + 1));
+  placeAround(parent, kept, nodes, nodes.indexOf(twin));
   update(kept, twin);
   if (kept === active) updateControl(kept, twin);
   else keepActive(kept, [...twin.childNodes], active);
@@ -175,18 +171,22 @@ export function fillKeyed(el, ...children) {
     patch(kept, ...n.childNodes);
     return kept;
   });
-  // The row holding the control in use never leaves the page (that would blur it): the others
-  // are placed around it.
   const active = document.activeElement;
   const held = nodes.find((n) => n.parentNode === el && active && n.contains(active));
-  if (!held) {
-    el.replaceChildren(...nodes);
-    return;
-  }
-  for (const c of [...el.childNodes]) if (c !== held) c.remove();
-  const i = nodes.indexOf(held);
-  held.before(...nodes.slice(0, i));
-  held.after(...nodes.slice(i + 1));
+  if (held) placeAround(el, held, nodes, nodes.indexOf(held));
+  else el.replaceChildren(...nodes);
+}
+
+/**
+ * Gives `parent` the children `nodes` around its child `kept`, which stands for `nodes[i]` and
+ * never leaves the page (that would blur the control in use in it): the others go, the new ones
+ * come before and after it.
+ * @param {Element} parent @param {ChildNode} kept @param {ChildNode[]} nodes @param {number} i
+ */
+function placeAround(parent, kept, nodes, i) {
+  for (const c of [...parent.childNodes]) if (c !== kept) c.remove();
+  kept.before(...nodes.slice(0, i));
+  kept.after(...nodes.slice(i + 1));
 }
 
 /** The element of `nodes` that stands for `old`, if any. @param {Element} old @param {ChildNode[]} nodes */

@@ -411,6 +411,34 @@ impl Data {
             / n
     }
 
+    /// The gradient of the whole set split over `threads` (scoped threads): each thread's sum of
+    /// gradients and of losses over its share of the positions, in thread order.
+    pub(crate) fn gradient_parts(
+        &self,
+        w: &[f64],
+        scale: f64,
+        threads: usize,
+    ) -> Vec<(Vec<f64>, f64)> {
+        let (n, len) = (w.len(), self.len());
+        let chunk = len.div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut g = vec![0.0; n];
+                        let range = (t * chunk).min(len)..((t + 1) * chunk).min(len);
+                        let sum = self.gradient(w, scale, range, &mut g);
+                        (g, sum)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("gradient thread"))
+                .collect()
+        })
+    }
+
     /// Adds the gradient of the summed squared error over `range` to `grad`; returns that sum.
     pub(crate) fn gradient(
         &self,
@@ -585,28 +613,9 @@ fn fit(args: &FitArgs) -> anyhow::Result<()> {
     let threads = args.threads.max(1);
     let len = train.len();
     for epoch in 1..=args.epochs {
-        let chunk = len.div_ceil(threads);
-        let (grads, total): (Vec<Vec<f64>>, f64) = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (train, w) = (&train, &w);
-                    s.spawn(move || {
-                        let mut g = vec![0.0; n];
-                        let range = (t * chunk).min(len)..((t + 1) * chunk).min(len);
-                        let sum = train.gradient(w, scale, range, &mut g);
-                        (g, sum)
-                    })
-                })
-                .collect();
-            let mut grads = Vec::new();
-            let mut total = 0.0;
-            for h in handles {
-                let (g, sum) = h.join().expect("gradient thread");
-                grads.push(g);
-                total += sum;
-            }
-            (grads, total)
-        });
+        let parts = train.gradient_parts(&w, scale, threads);
+        let total: f64 = parts.iter().map(|(_, sum)| sum).sum();
+        let grads: Vec<Vec<f64>> = parts.into_iter().map(|(g, _)| g).collect();
         let g: Vec<f64> = (0..n)
             .map(|i| {
                 grads.iter().map(|g| g[i]).sum::<f64>() / len as f64

@@ -66,31 +66,17 @@ fn errors(valid: &Data, w: &[f64], scale: f64) -> Errors {
 
 /// One full-batch gradient of the training set, split over `threads`; its mean and the loss.
 fn gradient(train: &Data, w: &[f64], scale: f64, threads: usize) -> (Vec<f64>, f64) {
-    let (n, len) = (w.len(), train.len());
-    let chunk = len.div_ceil(threads);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut g = vec![0.0; n];
-                    let range = (t * chunk).min(len)..((t + 1) * chunk).min(len);
-                    let sum = train.gradient(w, scale, range, &mut g);
-                    (g, sum)
-                })
-            })
-            .collect();
-        let mut total = vec![0.0; n];
-        let mut loss = 0.0;
-        for h in handles {
-            let (g, sum) = h.join().expect("gradient thread");
-            total
-                .iter_mut()
-                .zip(&g)
-                .for_each(|(t, g)| *t += g / len as f64);
-            loss += sum / len as f64;
-        }
-        (total, loss)
-    })
+    let len = train.len();
+    let mut total = vec![0.0; w.len()];
+    let mut loss = 0.0;
+    for (g, sum) in train.gradient_parts(w, scale, threads) {
+        total
+            .iter_mut()
+            .zip(&g)
+            .for_each(|(t, g)| *t += g / len as f64);
+        loss += sum / len as f64;
+    }
+    (total, loss)
 }
 
 /// `dames tune patterns`.

@@ -232,37 +232,18 @@ pub(super) fn the_running_rooms_are_the_games_with_a_clock_a_cpu_or_a_stand_in(s
         ..seat(1, "b")
     };
     // A clock running, a CPU seat, a CPU standing in for a person: they go on by themselves.
-    create(
-        store,
-        &room("CLOCK1", "playing", 10),
-        vec![seat(0, "a"), seat(1, "b")],
-    );
-    create(
-        store,
-        &untimed("CPU001", "playing"),
-        vec![seat(0, "a"), cpu.clone()],
-    );
-    create(
-        store,
-        &untimed("STAND1", "playing"),
-        vec![seat(0, "a"), stand_in],
-    );
     // People only, no clock; a lobby with a CPU seat; a finished game against a CPU: they wait.
-    create(
-        store,
-        &untimed("PEOPLE", "playing"),
-        vec![seat(0, "a"), seat(1, "b")],
-    );
-    create(
-        store,
-        &untimed("LOBBY1", "lobby"),
-        vec![seat(0, "a"), cpu.clone()],
-    );
-    create(
-        store,
-        &untimed("FINIS1", "finished"),
-        vec![seat(0, "a"), cpu],
-    );
+    let rooms = [
+        (room("CLOCK1", "playing", 10), seat(1, "b")),
+        (untimed("CPU001", "playing"), cpu.clone()),
+        (untimed("STAND1", "playing"), stand_in),
+        (untimed("PEOPLE", "playing"), seat(1, "b")),
+        (untimed("LOBBY1", "lobby"), cpu.clone()),
+        (untimed("FINIS1", "finished"), cpu),
+    ];
+    for (row, second) in rooms {
+        create(store, &row, vec![seat(0, "a"), second]);
+    }
     let mut running = store.running_codes().unwrap();
     running.sort();
     assert_eq!(running, ["CLOCK1", "CPU001", "STAND1"]);
