@@ -139,8 +139,7 @@ impl Site {
             .expect("UTF-8 index.html");
         let mut variants = Vec::new();
         for (name, (file, anchor)) in ROUTES {
-            let source = String::from_utf8(files[*file].clone()).expect("UTF-8 module");
-            let extra = route_modules(&source, file, anchor, &graph);
+            let extra = route_modules(&modules[*file], file, anchor, &graph);
             let html = rewrite_index(&index, &files, &hashed, &graph, &extra);
             variants.push(Output {
                 path: format!("index.{name}.html"),

@@ -64,10 +64,9 @@ export function moveText(game, m) {
  * @returns {(path: string[]|null) => void}
  */
 export function numberHoles(board) {
-  let drawn = false;
   const draw = () => {
-    if (drawn || !board.svg.classList.contains('show-holes')) return;
-    drawn = true;
+    if (!board.svg.classList.contains('show-holes')) return;
+    // Once: no call after this (a disconnected observer drops what it had not yet delivered).
     observer.disconnect();
     const layer = s('g', { class: 'layer-holes', 'aria-hidden': 'true' });
     for (const [id, n] of holeNumbers()) {

@@ -6,6 +6,14 @@ use dames_room::rows::{ActionRow, EventRow, GameRow, RoomRow, RoomState, SeatRow
 
 use crate::error::StoreError;
 
+/// [`RoomStore::running_codes`] in SQL, the same for SQLite and PostgreSQL: a game being played
+/// with a clock, a CPU seat, or a person's seat a CPU stands in for (a `human` seat with a
+/// `level`).
+pub(crate) const RUNNING_CODES: &str = "SELECT code FROM rooms r WHERE status = 'playing'
+     AND (clock IS NOT NULL
+          OR EXISTS (SELECT 1 FROM seats s WHERE s.code = r.code
+                     AND (s.kind = 'cpu' OR (s.kind = 'human' AND s.level IS NOT NULL))))";
+
 /// What a change writes of the `rooms` row. A change of an existing room carries the version
 /// it was computed from (`from`): the row is written only if that is still the stored version,
 /// else the change fails with [`StoreError::Conflict`] (the per-room version check,

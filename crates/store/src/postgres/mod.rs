@@ -699,12 +699,10 @@ impl RoomStore for PostgresStore {
 
     fn running_codes(&self) -> Result<Vec<String>, StoreError> {
         let mut pooled = self.get()?;
-        let rows = pooled.conn().client.query(
-            "SELECT code FROM rooms r WHERE status = 'playing' AND (clock IS NOT NULL
-                          OR EXISTS (SELECT 1 FROM seats s WHERE s.code = r.code
-                                     AND (s.kind = 'cpu' OR (s.kind = 'human' AND s.level IS NOT NULL))))",
-            &[],
-        )?;
+        let rows = pooled
+            .conn()
+            .client
+            .query(crate::rooms::RUNNING_CODES, &[])?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 

@@ -541,11 +541,7 @@ impl RoomStore for SqliteStore {
 
     fn running_codes(&self) -> Result<Vec<String>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(
-            "SELECT code FROM rooms r WHERE status = 'playing' AND (clock IS NOT NULL
-                          OR EXISTS (SELECT 1 FROM seats s WHERE s.code = r.code
-                                     AND (s.kind = 'cpu' OR (s.kind = 'human' AND s.level IS NOT NULL))))",
-        )?;
+        let mut stmt = conn.prepare_cached(crate::rooms::RUNNING_CODES)?;
         let codes = stmt
             .query_map([], |r| r.get(0))?
             .collect::<Result<Vec<String>, _>>()?;
