@@ -152,12 +152,7 @@ pub fn evaluate_linear<B: Board>(pos: &Position<B>) -> i32 {
     let mut s = Score::new(&WEIGHTS);
     let phase = add_features(pos, &mut s);
     let v = (s.mg * phase + s.eg * (PHASE_ONE - phase)) / PHASE_ONE;
-    let v = v / drawish_divisor(pos);
-    if pos.side_to_move() == Color::White {
-        v
-    } else {
-        -v
-    }
+    for_side_to_move(pos, v / drawish_divisor(pos))
 }
 
 /// The value of a 10×10 position for the side to move with pattern weights `w`: the linear
@@ -168,7 +163,12 @@ pub fn evaluate_patterns<B: Board>(pos: &Position<B>, w: &PatternWeights) -> i32
     let (pmg, peg) = patterns::score(w, &patterns::indices(pos));
     let (mg, eg) = (s.mg * UNIT + pmg, s.eg * UNIT + peg);
     let v = (mg * phase + eg * (PHASE_ONE - phase)) / (PHASE_ONE * UNIT);
-    let v = v / drawish_divisor(pos);
+    for_side_to_move(pos, v / drawish_divisor(pos))
+}
+
+/// White's value `v` of `pos` as the side to move's.
+#[inline(always)]
+fn for_side_to_move<B: Board>(pos: &Position<B>, v: i32) -> i32 {
     if pos.side_to_move() == Color::White {
         v
     } else {
@@ -449,17 +449,19 @@ mod tests {
         }
     }
 
+    /// `pos` turned half a turn with the colours swapped: the same position for the other side.
+    fn turned<B: Board>(pos: &Position<B>) -> Position<B> {
+        let mut out = Position::<B>::empty(pos.side_to_move().opponent());
+        for (sq, mut piece) in pos.iter() {
+            piece.color = piece.color.opponent();
+            let sq = draughts::Square((B::SQUARES + 1) as u8 - sq.number());
+            out = out.put(sq, piece).unwrap();
+        }
+        out
+    }
+
     #[test]
     fn colours_are_symmetric_on_every_board() {
-        fn turned<B: Board>(pos: &Position<B>) -> Position<B> {
-            let mut out = Position::<B>::empty(pos.side_to_move().opponent());
-            for (sq, mut piece) in pos.iter() {
-                piece.color = piece.color.opponent();
-                let sq = draughts::Square((B::SQUARES + 1) as u8 - sq.number());
-                out = out.put(sq, piece).unwrap();
-            }
-            out
-        }
         fn check<B: Board>(fen: &str) {
             let pos: Position<B> = parse_fen(fen).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&turned(&pos)), "{fen}");
@@ -491,16 +493,9 @@ mod tests {
             "B:W31,32,33,34,35,36,37,38,39,40:B1,2,3,4,5,11,12,13,14,15",
         ] {
             let pos: Position<International> = parse_fen(fen).unwrap();
-            let mut turned = Position::<International>::empty(pos.side_to_move().opponent());
-            for (sq, mut piece) in pos.iter() {
-                piece.color = piece.color.opponent();
-                turned = turned
-                    .put(draughts::Square(51 - sq.number()), piece)
-                    .unwrap();
-            }
             assert_eq!(
                 evaluate_patterns(&pos, &w),
-                evaluate_patterns(&turned, &w),
+                evaluate_patterns(&turned(&pos), &w),
                 "{fen}"
             );
         }
