@@ -291,13 +291,119 @@ fn action_from_row(r: &Row) -> ActionRow {
     }
 }
 
-/// A room's row by its code (its columns are [`ROOM_COLUMNS`]).
-static ROOM_BY_CODE: std::sync::LazyLock<&'static str> =
-    std::sync::LazyLock::new(|| format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE code = $1").leak());
-
 const ACTIONS_OF_GAME: &str =
     "SELECT game_no, seq, seat, kind, data, client_id, at, clock FROM actions
                                WHERE code = $1 AND game_no = $2 ORDER BY seq";
+
+/// A room with its seats, the log of its current game and every client id of its log, in one
+/// row: the room's columns ([`ROOM_COLUMNS`]), then one array per column of the other tables
+/// (NULL when there is no row; read by [`stored_from_row`]).
+static LOAD_ROOM: std::sync::LazyLock<&'static str> = std::sync::LazyLock::new(|| {
+    let room = ROOM_COLUMNS
+        .split(", ")
+        .map(|c| format!("r.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let agg = |columns: &str, order: &str| {
+        columns
+            .split(", ")
+            .map(|c| format!("array_agg({c} ORDER BY {order}) AS {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "SELECT {room}, s.*, a.*, c.*
+         FROM rooms r
+         CROSS JOIN LATERAL (SELECT {} FROM seats WHERE code = r.code) s
+         CROSS JOIN LATERAL (SELECT {} FROM actions WHERE code = r.code AND game_no = r.game_no) a
+         CROSS JOIN LATERAL (SELECT array_agg(client_id) AS ids FROM actions
+                             WHERE code = r.code AND client_id IS NOT NULL) c
+         WHERE r.code = $1",
+        agg(SEAT_COLUMNS, "seat"),
+        agg(ACTION_COLUMNS, "seq"),
+    )
+    .leak()
+});
+
+const SEAT_COLUMNS: &str =
+    "seat, kind, name, level, token_hash, client, ready, away_since, transfer_hash, transfer_expires_at";
+
+const ACTION_COLUMNS: &str = "game_no, seq, seat, kind, data, client_id, at, clock";
+
+/// Reads a row of [`LOAD_ROOM`].
+fn stored_from_row(row: &Row) -> StoredRoom {
+    // Column `i`'s array, one item a row of its table (an aggregate over no row is NULL).
+    fn column<'a, T: postgres::types::FromSql<'a>>(
+        row: &'a Row,
+        i: usize,
+    ) -> std::vec::IntoIter<T> {
+        row.get::<_, Option<Vec<T>>>(i)
+            .unwrap_or_default()
+            .into_iter()
+    }
+    let s = ROOM_COLUMNS.split(',').count(); // the seats' first column, after the room's
+    let (mut seat, mut kind, mut name, mut level, mut token_hash) = (
+        column(row, s),
+        column(row, s + 1),
+        column(row, s + 2),
+        column(row, s + 3),
+        column(row, s + 4),
+    );
+    let (mut client, mut ready, mut away_since, mut transfer_hash, mut transfer_expires_at) = (
+        column(row, s + 5),
+        column(row, s + 6),
+        column(row, s + 7),
+        column(row, s + 8),
+        column(row, s + 9),
+    );
+    let seats = std::iter::from_fn(|| {
+        Some(SeatRow {
+            seat: seat.next()?,
+            kind: kind.next()?,
+            name: name.next()?,
+            level: level.next()?,
+            token_hash: token_hash.next()?,
+            client: client.next()?,
+            ready: ready.next()?,
+            away_since: away_since.next()?,
+            transfer_hash: transfer_hash.next()?,
+            transfer_expires_at: transfer_expires_at.next()?,
+        })
+    })
+    .collect();
+    let a = s + 10; // the actions' first column
+    let (mut game_no, mut seq, mut seat, mut kind) = (
+        column(row, a),
+        column(row, a + 1),
+        column(row, a + 2),
+        column(row, a + 3),
+    );
+    let (mut data, mut client_id, mut at, mut clock) = (
+        column(row, a + 4),
+        column(row, a + 5),
+        column(row, a + 6),
+        column(row, a + 7),
+    );
+    let actions = std::iter::from_fn(|| {
+        Some(ActionRow {
+            game_no: game_no.next()?,
+            seq: seq.next()?,
+            seat: seat.next()?,
+            kind: kind.next()?,
+            data: data.next()?,
+            client_id: client_id.next()?,
+            at: at.next()?,
+            clock: clock.next()?,
+        })
+    })
+    .collect();
+    StoredRoom {
+        room: room_from_row(row),
+        seats,
+        actions,
+        client_ids: column::<String>(row, a + 8).collect(),
+    }
+}
 
 /// Writes the room row of a change; a version that is not the stored one is a conflict.
 fn save_room(
@@ -551,59 +657,13 @@ impl RoomStore for PostgresStore {
     fn load(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
         let mut pooled = self.get()?;
         let Conn { client, statements } = pooled.conn();
-        // One snapshot: the rows come from one committed state.
-        let mut tx = client
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()?;
-        let st = prepared(&mut tx, statements, &ROOM_BY_CODE)?;
-        let Some(room) = tx.query_opt(&st, &[&code])? else {
+        // One statement, so one snapshot and one round trip (a node taking over a stopped
+        // node's players loads hundreds of rooms at once: docs/cluster.md).
+        let st = prepared(client, statements, &LOAD_ROOM)?;
+        let Some(row) = client.query_opt(&st, &[&code])? else {
             return Ok(None);
         };
-        let room = room_from_row(&room);
-        let st = prepared(
-            &mut tx,
-            statements,
-            "SELECT seat, kind, name, level, token_hash, client, ready, away_since,
-                    transfer_hash, transfer_expires_at
-             FROM seats WHERE code = $1 ORDER BY seat",
-        )?;
-        let seats = tx
-            .query(&st, &[&code])?
-            .iter()
-            .map(|r| SeatRow {
-                seat: r.get(0),
-                kind: r.get(1),
-                name: r.get(2),
-                level: r.get(3),
-                token_hash: r.get(4),
-                client: r.get(5),
-                ready: r.get(6),
-                away_since: r.get(7),
-                transfer_hash: r.get(8),
-                transfer_expires_at: r.get(9),
-            })
-            .collect();
-        let st = prepared(&mut tx, statements, ACTIONS_OF_GAME)?;
-        let actions = tx
-            .query(&st, &[&code, &room.state.game_no])?
-            .iter()
-            .map(action_from_row)
-            .collect();
-        let st = prepared(
-            &mut tx,
-            statements,
-            "SELECT client_id FROM actions WHERE code = $1 AND client_id IS NOT NULL",
-        )?;
-        let client_ids = tx.query(&st, &[&code])?.iter().map(|r| r.get(0)).collect();
-        tx.commit()?;
-        Ok(Some(StoredRoom {
-            room,
-            seats,
-            actions,
-            client_ids,
-        }))
+        Ok(Some(stored_from_row(&row)))
     }
 
     fn ping(&self) -> Result<(), StoreError> {
