@@ -313,7 +313,10 @@ impl Session {
                 ServerMessage::state(&room, self.you, crate::live::now_ms()),
             )
         };
-        if since < version {
+        // `since` 0: the client has no state to bring up to date, and the state below is whole;
+        // the room's history would be a database read per connection for nothing (a burst of
+        // connections, docs/performance.md).
+        if since > 0 && since < version {
             let store = self.state.rooms.store().clone();
             let key = code.clone();
             let rows = blocking(move || store.events_since(&key, since, version))
@@ -825,17 +828,17 @@ mod tests {
         let state = app().await;
         let cell = game(&state).await;
         let v = version(&cell).await;
-        let mut ana = connect(&state, &cell, Some("Ana"), 0, 64);
+        let mut ana = connect(&state, &cell, Some("Ana"), 1, 64);
         let (full, missed) = ana.until("state").await;
         let versions: Vec<i64> = missed
             .iter()
             .map(|m| m["version"].as_i64().unwrap())
             .collect();
-        assert_eq!(versions, (1..=v).collect::<Vec<_>>());
+        assert_eq!(versions, (2..=v).collect::<Vec<_>>());
         assert!(missed.iter().all(|m| m["type"] == "event"));
         assert_eq!(
             missed[0]["event"],
-            json!({"kind": "joined", "seat": 0, "name": "Ana"})
+            json!({"kind": "joined", "seat": 1, "name": "Bo"})
         );
         assert_eq!(missed.last().unwrap()["event"]["kind"], "started");
         assert_eq!(
@@ -846,9 +849,12 @@ mod tests {
             .as_array()
             .unwrap()
             .is_empty());
-        // Up to date: the state alone. A spectator sees no legal moves.
+        // Up to date, or nothing seen yet (`since` 0): the state alone. A spectator sees no
+        // legal moves.
         let mut bo = connect(&state, &cell, Some("Bo"), v, 64);
         assert_eq!(bo.recv().await["type"], "state");
+        let mut new = connect(&state, &cell, Some("Bo"), 0, 64);
+        assert_eq!(new.recv().await["type"], "state");
         let mut watcher = connect(&state, &cell, None, v, 64);
         let (full, _) = watcher.until("state").await;
         assert_eq!(full["room"]["you"], Value::Null);

@@ -108,6 +108,7 @@ fn apply(mem: &mut Mem, c: &Commit) -> Result<(), StoreError> {
         }
         _ => return Err(conflict()),
     }
+    c.check_event_versions()?;
     let room = mem
         .rooms
         .get_mut(&c.code)

@@ -82,6 +82,43 @@ impl Commit {
             played: Vec::new(),
         }
     }
+
+    /// The log entry and the event of a change of one of each made at one moment (a move, a
+    /// resignation): the stores keep such an event in its entry's row (SQLite migration 0013,
+    /// PostgreSQL 0009), one row and one index page fewer written per move.
+    pub(crate) fn one_entry_and_its_event(&self) -> Option<(&ActionRow, &EventRow)> {
+        match (self.actions.as_slice(), self.events.as_slice()) {
+            ([a], [e]) if a.at == e.at => Some((a, e)),
+            _ => None,
+        }
+    }
+
+    /// Checks that the change's events are numbered after the version it was computed from
+    /// and up to the one it writes: with the version check of the room's row, no two events of
+    /// a room can then have one version, whichever table keeps them (an event kept in a log
+    /// entry's row has no key of its own to refuse a repeat).
+    ///
+    /// # Errors
+    /// `Failed`, naming the event out of range.
+    pub(crate) fn check_event_versions(&self) -> Result<(), StoreError> {
+        let to = match &self.room {
+            RoomWrite::New(r) => r.state.version,
+            RoomWrite::Row { row, .. } => row.state.version,
+            RoomWrite::State { state, .. } => state.version,
+        };
+        let from = self.room.from().unwrap_or(0);
+        match self
+            .events
+            .iter()
+            .find(|e| e.version <= from || e.version > to)
+        {
+            Some(e) => Err(StoreError::Failed(format!(
+                "event version {} is not after {from} and up to {to}",
+                e.version
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Rooms the retention job must act on.

@@ -35,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0006_public.sql"),
     include_str!("../../migrations/postgres/0007_analysis.sql"),
     include_str!("../../migrations/postgres/0008_seat_memory.sql"),
+    include_str!("../../migrations/postgres/0009_events_in_log.sql"),
 ];
 
 /// Connections open at most; a caller waits for a free one beyond that.
@@ -519,43 +520,13 @@ fn save_room(
     Ok(())
 }
 
-/// Writes one change inside the batch's transaction.
-fn save_change(
+/// Writes a change's log entries to `actions` and its events to `events`.
+fn save_log_rows(
     tx: &mut Transaction<'_>,
     st: &mut HashMap<&'static str, Statement>,
     c: &Commit,
 ) -> Result<(), StoreError> {
-    save_room(tx, st, &c.code, &c.room)?;
     let code = &c.code;
-    if let Some(seats) = &c.seats {
-        let del = prepared(tx, st, "DELETE FROM seats WHERE code = $1")?;
-        tx.execute(&del, &[code])?;
-        let ins = prepared(
-            tx,
-            st,
-            "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready,
-                                away_since, transfer_hash, transfer_expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-        )?;
-        for s in seats {
-            tx.execute(
-                &ins,
-                &[
-                    code,
-                    &s.seat,
-                    &s.kind,
-                    &s.name,
-                    &s.level,
-                    &s.token_hash,
-                    &s.client,
-                    &s.ready,
-                    &s.away_since,
-                    &s.transfer_hash,
-                    &s.transfer_expires_at,
-                ],
-            )?;
-        }
-    }
     if !c.actions.is_empty() {
         let ins = prepared(
             tx,
@@ -589,6 +560,75 @@ fn save_change(
         for e in &c.events {
             tx.execute(&ins, &[code, &e.version, &e.event, &e.at])?;
         }
+    }
+    Ok(())
+}
+
+/// Writes one change inside the batch's transaction.
+fn save_change(
+    tx: &mut Transaction<'_>,
+    st: &mut HashMap<&'static str, Statement>,
+    c: &Commit,
+) -> Result<(), StoreError> {
+    save_room(tx, st, &c.code, &c.room)?;
+    c.check_event_versions()?;
+    let code = &c.code;
+    if let Some(seats) = &c.seats {
+        let del = prepared(tx, st, "DELETE FROM seats WHERE code = $1")?;
+        tx.execute(&del, &[code])?;
+        let ins = prepared(
+            tx,
+            st,
+            "INSERT INTO seats (code, seat, kind, name, level, token_hash, client, ready,
+                                away_since, transfer_hash, transfer_expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )?;
+        for s in seats {
+            tx.execute(
+                &ins,
+                &[
+                    code,
+                    &s.seat,
+                    &s.kind,
+                    &s.name,
+                    &s.level,
+                    &s.token_hash,
+                    &s.client,
+                    &s.ready,
+                    &s.away_since,
+                    &s.transfer_hash,
+                    &s.transfer_expires_at,
+                ],
+            )?;
+        }
+    }
+    if let Some((a, e)) = c.one_entry_and_its_event() {
+        // A move: its event kept in its entry's row (0009).
+        let ins = prepared(
+            tx,
+            st,
+            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock,
+                                  version, event)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )?;
+        tx.execute(
+            &ins,
+            &[
+                code,
+                &a.game_no,
+                &a.seq,
+                &a.seat,
+                &a.kind,
+                &a.data,
+                &a.client_id,
+                &a.at,
+                &a.clock,
+                &e.version,
+                &e.event,
+            ],
+        )?;
+    } else {
+        save_log_rows(tx, st, c)?;
     }
     if let Some(g) = &c.game {
         // A second write (its end) keeps the start time of the first.
@@ -778,7 +818,11 @@ impl RoomStore for PostgresStore {
             client,
             statements,
             "SELECT version, event, at FROM events
-             WHERE code = $1 AND version > $2 AND version <= $3 ORDER BY version",
+             WHERE code = $1 AND version > $2 AND version <= $3
+             UNION ALL
+             SELECT version, event, at FROM actions
+             WHERE code = $1 AND version > $2 AND version <= $3 AND event IS NOT NULL
+             ORDER BY version",
         )?;
         let rows = client.query(&st, &[&code, &since, &up_to])?;
         Ok(rows

@@ -34,6 +34,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0010_public.sql"),
     include_str!("../../migrations/0011_analysis.sql"),
     include_str!("../../migrations/0012_seat_memory.sql"),
+    include_str!("../../migrations/0013_events_in_log.sql"),
 ];
 
 /// Read connections beside the write connection.
@@ -335,6 +336,34 @@ fn save_seats(
 
 fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
     let code = &commit.code;
+    // A move: its event kept in its entry's row (0013).
+    if let Some((a, e)) = commit.one_entry_and_its_event() {
+        tx.prepare_cached(
+            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock,
+                                  version, event)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?
+        .execute(params![
+            code,
+            a.game_no,
+            a.seq,
+            a.seat,
+            a.kind,
+            a.data,
+            a.client_id,
+            a.at,
+            a.clock,
+            e.version,
+            e.event
+        ])?;
+        return Ok(());
+    }
+    save_log_rows(tx, commit)
+}
+
+/// Writes a change's log entries to `actions` and its events to `events`.
+fn save_log_rows(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
+    let code = &commit.code;
     let mut stmt = tx.prepare_cached(
         "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -363,6 +392,7 @@ fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result
 /// Writes one change inside the batch's transaction.
 fn save_change(tx: &rusqlite::Transaction<'_>, c: &Commit) -> Result<(), StoreError> {
     save_room(tx, &c.code, &c.room)?;
+    c.check_event_versions()?;
     if let Some(seats) = &c.seats {
         save_seats(tx, &c.code, seats)?;
     }
@@ -557,6 +587,9 @@ impl RoomStore for SqliteStore {
         let conn = self.reader();
         let mut stmt = conn.prepare_cached(
             "SELECT version, event, at FROM events WHERE code = ?1 AND version > ?2 AND version <= ?3
+             UNION ALL
+             SELECT version, event, at FROM actions
+             WHERE code = ?1 AND version > ?2 AND version <= ?3 AND event IS NOT NULL
              ORDER BY version",
         )?;
         let rows = stmt
