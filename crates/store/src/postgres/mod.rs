@@ -292,9 +292,11 @@ fn action_from_row(r: &Row) -> ActionRow {
     }
 }
 
-const ACTIONS_OF_GAME: &str =
-    "SELECT game_no, seq, seat, kind, data, client_id, at, clock FROM actions
-                               WHERE code = $1 AND game_no = $2 ORDER BY seq";
+/// A game's log (its columns are [`ACTION_COLUMNS`], read by [`action_from_row`]).
+static ACTIONS_OF_GAME: std::sync::LazyLock<&'static str> = std::sync::LazyLock::new(|| {
+    format!("SELECT {ACTION_COLUMNS} FROM actions WHERE code = $1 AND game_no = $2 ORDER BY seq")
+        .leak()
+});
 
 /// A room with its seats, the log of its current game and every client id of its log, in one
 /// row: the room's columns ([`ROOM_COLUMNS`]), then one array per column of the other tables
@@ -520,50 +522,6 @@ fn save_room(
     Ok(())
 }
 
-/// Writes a change's log entries to `actions` and its events to `events`.
-fn save_log_rows(
-    tx: &mut Transaction<'_>,
-    st: &mut HashMap<&'static str, Statement>,
-    c: &Commit,
-) -> Result<(), StoreError> {
-    let code = &c.code;
-    if !c.actions.is_empty() {
-        let ins = prepared(
-            tx,
-            st,
-            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )?;
-        for a in &c.actions {
-            tx.execute(
-                &ins,
-                &[
-                    code,
-                    &a.game_no,
-                    &a.seq,
-                    &a.seat,
-                    &a.kind,
-                    &a.data,
-                    &a.client_id,
-                    &a.at,
-                    &a.clock,
-                ],
-            )?;
-        }
-    }
-    if !c.events.is_empty() {
-        let ins = prepared(
-            tx,
-            st,
-            "INSERT INTO events (code, version, event, at) VALUES ($1, $2, $3, $4)",
-        )?;
-        for e in &c.events {
-            tx.execute(&ins, &[code, &e.version, &e.event, &e.at])?;
-        }
-    }
-    Ok(())
-}
-
 /// Writes one change inside the batch's transaction.
 fn save_change(
     tx: &mut Transaction<'_>,
@@ -602,8 +560,9 @@ fn save_change(
             )?;
         }
     }
-    if let Some((a, e)) = c.one_entry_and_its_event() {
-        // A move: its event kept in its entry's row (0009).
+    // A move: its event kept in its entry's row (0009); else each event in `events`.
+    let kept = c.one_entry_and_its_event().map(|(_, e)| e);
+    if !c.actions.is_empty() {
         let ins = prepared(
             tx,
             st,
@@ -611,24 +570,35 @@ fn save_change(
                                   version, event)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
         )?;
-        tx.execute(
-            &ins,
-            &[
-                code,
-                &a.game_no,
-                &a.seq,
-                &a.seat,
-                &a.kind,
-                &a.data,
-                &a.client_id,
-                &a.at,
-                &a.clock,
-                &e.version,
-                &e.event,
-            ],
+        let (version, event) = (kept.map(|e| e.version), kept.map(|e| &e.event));
+        for a in &c.actions {
+            tx.execute(
+                &ins,
+                &[
+                    code,
+                    &a.game_no,
+                    &a.seq,
+                    &a.seat,
+                    &a.kind,
+                    &a.data,
+                    &a.client_id,
+                    &a.at,
+                    &a.clock,
+                    &version,
+                    &event,
+                ],
+            )?;
+        }
+    }
+    if kept.is_none() && !c.events.is_empty() {
+        let ins = prepared(
+            tx,
+            st,
+            "INSERT INTO events (code, version, event, at) VALUES ($1, $2, $3, $4)",
         )?;
-    } else {
-        save_log_rows(tx, st, c)?;
+        for e in &c.events {
+            tx.execute(&ins, &[code, &e.version, &e.event, &e.at])?;
+        }
     }
     if let Some(g) = &c.game {
         // A second write (its end) keeps the start time of the first.
@@ -959,7 +929,7 @@ impl RoomStore for PostgresStore {
             return Ok(None);
         };
         let actions = tx
-            .query(ACTIONS_OF_GAME, &[&code, &game_no])?
+            .query(*ACTIONS_OF_GAME, &[&code, &game_no])?
             .iter()
             .map(action_from_row)
             .collect();

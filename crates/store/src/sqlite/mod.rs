@@ -336,37 +336,12 @@ fn save_seats(
 
 fn save_log(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
     let code = &commit.code;
-    // A move: its event kept in its entry's row (0013).
-    if let Some((a, e)) = commit.one_entry_and_its_event() {
-        tx.prepare_cached(
-            "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock,
-                                  version, event)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?
-        .execute(params![
-            code,
-            a.game_no,
-            a.seq,
-            a.seat,
-            a.kind,
-            a.data,
-            a.client_id,
-            a.at,
-            a.clock,
-            e.version,
-            e.event
-        ])?;
-        return Ok(());
-    }
-    save_log_rows(tx, commit)
-}
-
-/// Writes a change's log entries to `actions` and its events to `events`.
-fn save_log_rows(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::Result<()> {
-    let code = &commit.code;
+    // A move: its event kept in its entry's row (0013); else each event in `events`.
+    let kept = commit.one_entry_and_its_event().map(|(_, e)| e);
     let mut stmt = tx.prepare_cached(
-        "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO actions (code, game_no, seq, seat, kind, data, client_id, at, clock,
+                              version, event)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for a in &commit.actions {
         stmt.execute(params![
@@ -378,8 +353,13 @@ fn save_log_rows(tx: &rusqlite::Transaction<'_>, commit: &Commit) -> rusqlite::R
             a.data,
             a.client_id,
             a.at,
-            a.clock
+            a.clock,
+            kept.map(|e| e.version),
+            kept.map(|e| &e.event)
         ])?;
+    }
+    if kept.is_some() {
+        return Ok(());
     }
     let mut stmt =
         tx.prepare_cached("INSERT INTO events (code, version, event, at) VALUES (?1, ?2, ?3, ?4)")?;
